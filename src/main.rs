@@ -1,0 +1,394 @@
+//! The `queens` command line: parses arguments, runs the library, talks.
+//!
+//! Data goes to stdout (a table, or JSON lines with `--json`); progress,
+//! warnings and errors go to stderr. Exit codes: 0 success, 1 runtime
+//! failure, 2 bad usage, 3 a count that disagrees with the OEIS.
+
+use std::io::{self, IsTerminal, Write};
+use std::num::NonZeroUsize;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use queens::engine::MAX_THREADS;
+use queens::kernel::MAX_N;
+use queens::units::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
+use queens::{Config, Observer, WorkUnit, count_parallel, known};
+use serde::Serialize;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Exit code for a count that disagrees with the published value.
+const EXIT_MISMATCH: u8 = 3;
+/// Exit code for bad usage (clap uses the same).
+const EXIT_USAGE: u8 = 2;
+/// The largest n with a published total: beyond it a count has nothing to be
+/// checked against and takes years.
+const LARGEST_KNOWN: u32 = (known::A000170.len() - 1) as u32;
+
+/// Counts and shows the solutions of the n-queens puzzle.
+#[derive(Debug, Parser)]
+#[command(name = "queens", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the solutions for a board size, or for each size in a range.
+    Count(CountArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CountArgs {
+    /// Board size N (1 to 32), or an inclusive range A..B (also A..=B), as
+    /// `seq A B` would list it.
+    #[arg(value_name = "N|A..B", value_parser = parse_sizes, allow_negative_numbers = true)]
+    sizes: Sizes,
+
+    /// Worker threads [default: all cores, or RAYON_NUM_THREADS].
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    threads: Option<NonZeroUsize>,
+
+    /// Rows fixed by each parallel work unit (1 to 6).
+    #[arg(long, value_name = "D", default_value_t = DEFAULT_SPLIT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
+    split_depth: u32,
+
+    /// Print one JSON object per board size (JSON lines).
+    #[arg(long)]
+    json: bool,
+
+    /// Print only the counts, one per line; no progress bar, no warnings.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+/// The board sizes to count: an inclusive range (a single n is `n..=n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sizes {
+    first: u32,
+    last: u32,
+}
+
+const SIZE_SYNTAX: &str = "expected N or A..B (A..=B), with 1 <= A <= B <= 32";
+
+fn parse_sizes(text: &str) -> Result<Sizes, String> {
+    let (first, last) = match text.split_once("..") {
+        Some((a, b)) => (
+            parse_size(a)?,
+            parse_size(b.strip_prefix('=').unwrap_or(b))?,
+        ),
+        None => {
+            let n = parse_size(text)?;
+            (n, n)
+        }
+    };
+    if first > last {
+        return Err(format!(
+            "the range {first}..{last} is empty (its start is after its end): {SIZE_SYNTAX}"
+        ));
+    }
+    Ok(Sizes { first, last })
+}
+
+fn parse_size(text: &str) -> Result<u32, String> {
+    let n: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a board size: {SIZE_SYNTAX}"))?;
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (1..=MAX_N).contains(n))
+        .ok_or_else(|| format!("board size {n} is out of range: n must be between 1 and {MAX_N}"))
+}
+
+fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
+    let range = format!("the thread count must be between 1 and {MAX_THREADS}");
+    let t: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number: {range}"))?;
+    usize::try_from(t)
+        .ok()
+        .filter(|t| *t <= MAX_THREADS)
+        .and_then(NonZeroUsize::new)
+        .ok_or_else(|| format!("{t} is out of range: {range}"))
+}
+
+/// One count, as `--json` prints it.
+#[derive(Debug, Serialize)]
+struct CountRecord {
+    /// Board size.
+    n: u32,
+    /// Solutions counted.
+    solutions: u128,
+    /// Wall time of the count alone, in seconds.
+    elapsed_secs: f64,
+    /// Threads in the pool that counted.
+    threads: usize,
+    /// Rows fixed per work unit.
+    split_depth: u32,
+    /// Work units searched.
+    units: usize,
+    /// Engine that counted.
+    engine: &'static str,
+    /// The OEIS A000170 value, or null where none is published.
+    known: Option<u128>,
+    /// Whether `solutions` equals `known`; null when nothing is known.
+    matches_known: Option<bool>,
+    /// Version of queens.
+    version: &'static str,
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return usage_error(&err),
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("queens: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Help and version go out as clap writes them; every other parse error
+/// becomes one line on stderr and exit code 2.
+fn usage_error(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match err.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = err.print();
+            return ExitCode::from(EXIT_USAGE);
+        }
+        _ => {}
+    }
+    let line = if err.kind() == ErrorKind::MissingRequiredArgument {
+        format!("missing board size: {SIZE_SYNTAX} (for example 'queens count 12')")
+    } else {
+        // clap's message runs until the first blank line; tips and usage follow.
+        let text = err.to_string();
+        let message: Vec<&str> = text
+            .lines()
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        message.join(" ").trim_start_matches("error: ").to_owned()
+    };
+    eprintln!("queens: {line}");
+    ExitCode::from(EXIT_USAGE)
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .filter_map(|e| e.downcast_ref::<io::Error>())
+        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Count(args) => run_count(&args),
+    }
+}
+
+fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
+    let config = Config {
+        threads: args.threads,
+        split_depth: args.split_depth,
+    };
+    let human = !args.json && !args.quiet;
+    let Sizes { first, last } = args.sizes;
+    if last > LARGEST_KNOWN && !args.quiet {
+        eprintln!(
+            "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will check \
+             this count, and n = {last} may run for years"
+        );
+    }
+    let show_progress = human && io::stderr().is_terminal();
+    let mut out = io::stdout().lock();
+    if human {
+        writeln!(
+            out,
+            "{:>3}  {:>20}  {:>10}  {:>7}  OEIS A000170",
+            "n", "solutions", "time", "threads"
+        )?;
+    }
+    let mut mismatches = 0;
+    for n in first..=last {
+        let progress = Progress::new(n, show_progress);
+        let started = Instant::now();
+        let count =
+            count_parallel(n, &config, &progress).with_context(|| format!("counting n = {n}"))?;
+        let elapsed = started.elapsed();
+        progress.finish();
+
+        let known = known::total(n);
+        let matches_known = known::matches_total(n, count.solutions);
+        if args.json {
+            let record = CountRecord {
+                n,
+                solutions: count.solutions,
+                elapsed_secs: elapsed.as_secs_f64(),
+                threads: count.threads,
+                split_depth: count.split_depth,
+                units: count.units,
+                engine: "mirror",
+                known,
+                matches_known,
+                version: env!("CARGO_PKG_VERSION"),
+            };
+            serde_json::to_writer(&mut out, &record)?;
+            writeln!(out)?;
+        } else if args.quiet {
+            writeln!(out, "{}", count.solutions)?;
+        } else {
+            let verdict = match matches_known {
+                Some(true) => "ok".to_owned(),
+                Some(false) => format!("MISMATCH (known: {})", known.unwrap_or_default()),
+                None => "unknown".to_owned(),
+            };
+            writeln!(
+                out,
+                "{n:>3}  {:>20}  {:>10}  {:>7}  {verdict}",
+                count.solutions,
+                format_duration(elapsed),
+                count.threads
+            )?;
+        }
+        out.flush()?;
+        if matches_known == Some(false) {
+            mismatches += 1;
+            eprintln!(
+                "queens: MISMATCH for n = {n}: counted {} solutions but OEIS A000170 says {}. \
+                 This is a bug in queens or a hardware fault: please report it.",
+                count.solutions,
+                known.unwrap_or_default()
+            );
+        }
+    }
+    Ok(if mismatches > 0 {
+        ExitCode::from(EXIT_MISMATCH)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn format_duration(d: Duration) -> String {
+    let secs = d.as_secs_f64();
+    if secs < 1.0 {
+        format!("{:.2} ms", secs * 1e3)
+    } else {
+        format!("{secs:.3} s")
+    }
+}
+
+/// The progress bar, fed once per finished work unit. Hidden (and free)
+/// when nobody watches.
+struct Progress {
+    bar: ProgressBar,
+    solutions: Mutex<u128>,
+}
+
+impl Progress {
+    fn new(n: u32, visible: bool) -> Self {
+        let target = if visible {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(None, target);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "n = {prefix} {spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} units, {msg} \
+                 ({per_sec}, ETA {eta})",
+            )
+            .expect("a valid template"),
+        );
+        bar.set_prefix(n.to_string());
+        Self {
+            bar,
+            solutions: Mutex::new(0),
+        }
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Observer for Progress {
+    fn start(&self, units: &[WorkUnit]) {
+        self.bar.set_length(units.len() as u64);
+        self.bar.set_message("0 solutions");
+        if !self.bar.is_hidden() {
+            self.bar.enable_steady_tick(Duration::from_millis(200));
+        }
+    }
+
+    fn unit_done(&self, _unit: &WorkUnit, solutions: u128) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let mut total = self
+            .solutions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *total += solutions;
+        self.bar.set_message(format!("{total} solutions"));
+        self.bar.inc(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes_accept_a_number_and_both_range_spellings() {
+        assert_eq!(
+            parse_sizes("16"),
+            Ok(Sizes {
+                first: 16,
+                last: 16
+            })
+        );
+        assert_eq!(parse_sizes("8..16"), Ok(Sizes { first: 8, last: 16 }));
+        assert_eq!(parse_sizes("8..=16"), Ok(Sizes { first: 8, last: 16 }));
+    }
+
+    #[test]
+    fn sizes_reject_everything_else() {
+        for bad in [
+            "", "0", "-3", "33", "x", "8..", "..8", "8...9", "16..8", "8-16", "1e3",
+        ] {
+            assert!(parse_sizes(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn threads_reject_zero_and_absurd_counts() {
+        assert!(parse_threads("0").is_err());
+        assert!(parse_threads("-2").is_err());
+        assert!(parse_threads("100000").is_err());
+        assert_eq!(parse_threads("7").map(NonZeroUsize::get), Ok(7));
+    }
+}

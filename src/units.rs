@@ -1,0 +1,185 @@
+//! Work units: the search split into independent pieces on its first rows.
+//!
+//! A unit is a placement of the first `split_depth` rows, with the masks it
+//! leaves on the next row and a weight. Mirror symmetry halves the work: a
+//! board and its left-right mirror image are both solutions, so only queens
+//! in the left half of row 0 are searched, and each unit counts twice.
+//!
+//! Odd `n` has a middle column that is its own mirror image. With the row-0
+//! queen there, a solution's mirror has the row-1 queen on the other side of
+//! the middle (it can never sit in the middle column itself), so only the
+//! left half of row 1 is searched, again with weight 2. Those units always
+//! fix two rows, even at split depth 1, because the restriction lives in row
+//! 1. The only weight-1 unit is the single queen of `n = 1`.
+//!
+//! Units are plain values, numbered in lexicographic order of their columns:
+//! the id of a unit is stable for a given `n` and split depth. This module
+//! only enumerates; it never searches below the split.
+
+use crate::kernel::{Masks, full_mask, lowest_bit};
+
+/// The deepest split the engines accept.
+pub const MAX_SPLIT_DEPTH: u32 = 6;
+
+/// The default split: rows 0 and 1. At n = 16 that makes 105 units, plenty
+/// for a few threads to balance.
+pub const DEFAULT_SPLIT_DEPTH: u32 = 2;
+
+/// One independent piece of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WorkUnit {
+    /// Position in the enumeration order (0-based), stable for `(n, split)`.
+    pub id: u32,
+    /// How many solutions each completion stands for: 2 when the unit's
+    /// mirror image is not searched, 1 otherwise.
+    pub weight: u8,
+    /// How many rows this unit fixes (also the first row left to search).
+    pub rows: u32,
+    /// The column of the queen in each fixed row; entries `rows..` are 0.
+    pub columns: [u8; MAX_SPLIT_DEPTH as usize],
+    /// The attacks on row `rows`.
+    pub masks: Masks,
+}
+
+impl WorkUnit {
+    /// The column of the row-0 queen.
+    #[must_use]
+    pub fn first_column(&self) -> u32 {
+        u32::from(self.columns[0])
+    }
+
+    /// The fixed columns, row by row.
+    #[must_use]
+    pub fn prefix(&self) -> &[u8] {
+        &self.columns[..self.rows as usize]
+    }
+}
+
+/// Every work unit for an `n`-board split on its first `split_depth` rows,
+/// after the mirror restriction, in lexicographic order of their columns.
+///
+/// Contract: `1 <= n <= 32` and `1 <= split_depth <= MAX_SPLIT_DEPTH`
+/// (checked by the engines). A split deeper than the board stops at row `n`.
+/// Placements that leave no open square before the split are dropped: they
+/// count nothing.
+#[must_use]
+pub fn work_units(n: u32, split_depth: u32) -> Vec<WorkUnit> {
+    debug_assert!((1..=crate::kernel::MAX_N).contains(&n));
+    debug_assert!((1..=MAX_SPLIT_DEPTH).contains(&split_depth));
+    let full = full_mask(n);
+    let half = n / 2;
+    let left_half = (1u32 << half) - 1;
+    let mut out = Vec::new();
+    let mut prefix = Builder {
+        n,
+        full,
+        depth: split_depth.min(n),
+        columns: [0; MAX_SPLIT_DEPTH as usize],
+        out: &mut out,
+    };
+
+    // Row 0, left half: each unit stands for itself and its mirror image.
+    prefix.expand(0, Masks::EMPTY, left_half, 2);
+
+    if n % 2 == 1 {
+        let middle = 1u32 << half;
+        prefix.columns[0] = half as u8;
+        let below = Masks::EMPTY.place(middle);
+        if n == 1 {
+            prefix.emit(1, below, 1);
+        } else {
+            // Row 1 left of the middle only; the mirror covers the right.
+            let depth = prefix.depth.max(2);
+            prefix.depth = depth;
+            prefix.expand(1, below, below.free(full) & left_half, 2);
+        }
+    }
+    out
+}
+
+/// Depth-first enumeration of prefixes, in column order.
+struct Builder<'a> {
+    n: u32,
+    full: u32,
+    depth: u32,
+    columns: [u8; MAX_SPLIT_DEPTH as usize],
+    out: &'a mut Vec<WorkUnit>,
+}
+
+impl Builder<'_> {
+    /// Tries each column of `allowed` in row `row` (whose attacks are
+    /// `masks`), recursing until `self.depth` rows are fixed.
+    fn expand(&mut self, row: u32, masks: Masks, allowed: u32, weight: u8) {
+        let mut untried = allowed & masks.free(self.full);
+        while untried != 0 {
+            let bit = lowest_bit(untried);
+            untried ^= bit;
+            self.columns[row as usize] = bit.trailing_zeros() as u8;
+            let below = masks.place(bit);
+            if row + 1 == self.depth {
+                self.emit(row + 1, below, weight);
+            } else {
+                self.expand(row + 1, below, below.free(self.full), weight);
+            }
+        }
+    }
+
+    fn emit(&mut self, rows: u32, masks: Masks, weight: u8) {
+        let mut columns = [0; MAX_SPLIT_DEPTH as usize];
+        columns[..rows as usize].copy_from_slice(&self.columns[..rows as usize]);
+        debug_assert!(rows <= self.n);
+        self.out.push(WorkUnit {
+            id: u32::try_from(self.out.len()).expect("fewer than 2^32 units"),
+            weight,
+            rows,
+            columns,
+            masks,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn even_board_splits_on_the_left_half_of_row_zero() {
+        let units = work_units(4, 1);
+        let firsts: Vec<_> = units.iter().map(WorkUnit::first_column).collect();
+        assert_eq!(firsts, [0, 1]);
+        assert!(units.iter().all(|u| u.weight == 2 && u.rows == 1));
+    }
+
+    #[test]
+    fn odd_board_fixes_two_rows_for_the_middle_column() {
+        // n = 5, depth 1: columns 0 and 1 of row 0, then the middle (2) with
+        // row 1 restricted to the left half and clear of the diagonals: 0.
+        let units = work_units(5, 1);
+        let prefixes: Vec<_> = units.iter().map(|u| u.prefix().to_vec()).collect();
+        assert_eq!(prefixes, [vec![0], vec![1], vec![2, 0]]);
+        assert!(units.iter().all(|u| u.weight == 2));
+    }
+
+    #[test]
+    fn ids_follow_lexicographic_order() {
+        let units = work_units(9, 3);
+        for (i, u) in units.iter().enumerate() {
+            assert_eq!(u.id as usize, i);
+        }
+        for pair in units.windows(2) {
+            assert!(pair[0].prefix() < pair[1].prefix());
+        }
+    }
+
+    #[test]
+    fn the_one_queen_board_has_one_unit_of_weight_one() {
+        let units = work_units(1, 2);
+        assert_eq!(units.len(), 1);
+        assert_eq!((units[0].weight, units[0].rows), (1, 1));
+    }
+
+    #[test]
+    fn split_deeper_than_the_board_stops_at_the_last_row() {
+        assert!(work_units(3, 6).iter().all(|u| u.rows <= 3));
+    }
+}
