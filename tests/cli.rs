@@ -1,0 +1,179 @@
+//! The `queens` binary as a user meets it: output, JSON, exit codes, and one
+//! clear line for every kind of bad input.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn queens(args: &[&str]) -> assert_cmd::assert::Assert {
+    cargo_bin_cmd!("queens").args(args).assert()
+}
+
+/// Asserts exit code 2 and a single stderr line containing every `needle`.
+fn rejects(args: &[&str], needles: &[&str]) {
+    let out = queens(args).code(2).stdout("").get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err.lines().count(),
+        1,
+        "{args:?} gave more than one line:\n{err}"
+    );
+    assert!(err.starts_with("queens: "), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    for needle in needles {
+        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+    }
+}
+
+#[test]
+fn bad_board_sizes_name_the_problem_and_the_range() {
+    rejects(&["count"], &["missing board size", "1 <= A <= B <= 32"]);
+    rejects(
+        &["count", "0"],
+        &["board size 0 is out of range", "between 1 and 32"],
+    );
+    rejects(
+        &["count", "-3"],
+        &["board size -3 is out of range", "between 1 and 32"],
+    );
+    rejects(
+        &["count", "33"],
+        &["board size 33 is out of range", "between 1 and 32"],
+    );
+    rejects(
+        &["count", "99999999999999999999"],
+        &["not a board size", "1 <= A <= B <= 32"],
+    );
+    rejects(
+        &["count", "twelve"],
+        &["'twelve' is not a board size", "N or A..B"],
+    );
+    rejects(&["count", "12.5"], &["not a board size"]);
+}
+
+#[test]
+fn bad_ranges_show_the_syntax() {
+    rejects(&["count", "16..8"], &["range 16..8 is empty", "N or A..B"]);
+    rejects(&["count", "8.."], &["not a board size", "N or A..B"]);
+    rejects(&["count", "..8"], &["not a board size", "N or A..B"]);
+    rejects(&["count", "8-16"], &["not a board size", "N or A..B"]);
+    rejects(&["count", "0..5"], &["board size 0 is out of range"]);
+    rejects(&["count", "5..40"], &["board size 40 is out of range"]);
+}
+
+#[test]
+fn bad_flags_are_refused() {
+    rejects(
+        &["count", "8", "--threads", "0"],
+        &["--threads", "0 is out of range", "between 1 and 4096"],
+    );
+    rejects(
+        &["count", "8", "-j", "100000"],
+        &["100000 is out of range", "between 1 and 4096"],
+    );
+    rejects(&["count", "8", "-j", "many"], &["'many' is not a number"]);
+    rejects(
+        &["count", "8", "--split-depth", "0"],
+        &["--split-depth", "1..=6"],
+    );
+    rejects(
+        &["count", "8", "--split-depth", "7"],
+        &["--split-depth", "1..=6"],
+    );
+    rejects(
+        &["count", "8", "--frobnicate"],
+        &["unexpected argument '--frobnicate'"],
+    );
+    rejects(&["frobnicate"], &["unrecognized subcommand"]);
+}
+
+#[test]
+fn human_output_is_a_table_with_a_verdict() {
+    queens(&["count", "8", "-j", "2"])
+        .success()
+        .stdout(predicate::str::contains("solutions"))
+        .stdout(predicate::str::is_match(r"(?m)^\s+8\s+92\s+.*\s2\s+ok$").unwrap())
+        .stderr("");
+}
+
+#[test]
+fn quiet_prints_only_the_counts() {
+    queens(&["count", "4..=7", "-q"])
+        .success()
+        .stdout("2\n10\n4\n40\n");
+    queens(&["count", "4..7", "-q"])
+        .success()
+        .stdout("2\n10\n4\n40\n");
+}
+
+#[test]
+fn ranges_count_every_size_in_order() {
+    let out = queens(&["count", "1..12"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 12);
+    for (row, n) in rows.iter().zip(1..) {
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(fields[0], n.to_string());
+        assert_eq!(fields[1], queens::known::total(n).unwrap().to_string());
+        assert_eq!(fields.last(), Some(&"ok"));
+    }
+}
+
+#[test]
+fn json_lines_carry_every_documented_field() {
+    let out = queens(&["count", "9..10", "--json", "-j", "3", "--split-depth", "3"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    for (record, (n, total)) in records.iter().zip([(9, 352), (10, 724)]) {
+        assert_eq!(record["n"], n);
+        assert_eq!(record["solutions"], total);
+        assert_eq!(record["known"], total);
+        assert_eq!(record["matches_known"], true);
+        assert_eq!(record["threads"], 3);
+        assert_eq!(record["split_depth"], 3);
+        assert!(record["units"].as_u64().unwrap() > 0);
+        assert!(record["elapsed_secs"].as_f64().unwrap() >= 0.0);
+        assert_eq!(record["version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(record["engine"], "mirror");
+    }
+}
+
+#[test]
+fn rayon_num_threads_sets_the_default_pool() {
+    let out = cargo_bin_cmd!("queens")
+        .args(["count", "6", "--json"])
+        .env("RAYON_NUM_THREADS", "5")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let record: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(record["threads"], 5);
+}
+
+#[test]
+fn help_and_version_succeed() {
+    queens(&["--help"])
+        .success()
+        .stdout(predicate::str::contains("count"));
+    queens(&["count", "--help"])
+        .success()
+        .stdout(predicate::str::contains("--split-depth"));
+    queens(&["--version"])
+        .success()
+        .stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")));
+}

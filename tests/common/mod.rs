@@ -1,0 +1,74 @@
+//! Slow, obviously correct helpers shared by the integration tests.
+#![allow(dead_code)] // each test file uses its own subset
+
+/// Every solution of the `n`-queens puzzle, as the column of the queen in
+/// each row, found by plain backtracking on a board of booleans: place a
+/// queen row by row on any square that no earlier queen attacks, checked by
+/// walking up the column and both diagonals. No bit tricks, no symmetry.
+pub fn reference_solutions(n: usize) -> Vec<Vec<usize>> {
+    let mut board = vec![vec![false; n]; n];
+    let mut found = Vec::new();
+    place(&mut board, 0, &mut found);
+    found
+}
+
+/// The ways to complete a board whose first rows hold queens at `prefix`.
+pub fn reference_completions(n: usize, prefix: &[usize]) -> u128 {
+    let mut board = vec![vec![false; n]; n];
+    for (row, &col) in prefix.iter().enumerate() {
+        if !safe(&board, row, col) {
+            return 0;
+        }
+        board[row][col] = true;
+    }
+    let mut found = Vec::new();
+    place(&mut board, prefix.len(), &mut found);
+    found.len() as u128
+}
+
+/// A legal placement of up to `choices.len()` rows: row `r` takes the
+/// `choices[r]`-th (modulo) of its safe columns; stops early at a row with
+/// none. A way to turn random numbers into legal prefixes.
+pub fn legal_prefix(n: usize, choices: &[usize]) -> Vec<usize> {
+    let mut board = vec![vec![false; n]; n];
+    let mut prefix = Vec::new();
+    for (row, &choice) in choices.iter().enumerate().take(n) {
+        let safe_cols: Vec<usize> = (0..n).filter(|&c| safe(&board, row, c)).collect();
+        if safe_cols.is_empty() {
+            break;
+        }
+        let col = safe_cols[choice % safe_cols.len()];
+        board[row][col] = true;
+        prefix.push(col);
+    }
+    prefix
+}
+
+fn place(board: &mut Vec<Vec<bool>>, row: usize, found: &mut Vec<Vec<usize>>) {
+    let n = board.len();
+    if row == n {
+        let cols = board
+            .iter()
+            .map(|r| r.iter().position(|&q| q).unwrap())
+            .collect();
+        found.push(cols);
+        return;
+    }
+    for col in 0..n {
+        if safe(board, row, col) {
+            board[row][col] = true;
+            place(board, row + 1, found);
+            board[row][col] = false;
+        }
+    }
+}
+
+/// Whether no queen in the rows above `row` attacks `(row, col)`.
+fn safe(board: &[Vec<bool>], row: usize, col: usize) -> bool {
+    (1..=row).all(|up| {
+        let r = row - up;
+        let left = col.checked_sub(up);
+        let right = Some(col + up).filter(|&c| c < board.len());
+        !board[r][col] && !left.is_some_and(|c| board[r][c]) && !right.is_some_and(|c| board[r][c])
+    })
+}

@@ -1,0 +1,131 @@
+//! The engines against the published values: OEIS A000170 for the totals,
+//! OEIS A059963 for the counts per column of row 0.
+
+use queens::{Config, Observer, WorkUnit, count_parallel, count_serial, known};
+use std::sync::Mutex;
+
+#[test]
+fn serial_totals_match_a000170_up_to_15() {
+    for n in 1..=15 {
+        let got = count_serial(n, &Config::default(), &()).unwrap();
+        assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
+    }
+}
+
+#[test]
+fn parallel_totals_match_a000170_up_to_15() {
+    for n in 1..=15 {
+        let got = count_parallel(n, &Config::with_threads(2), &()).unwrap();
+        assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
+    }
+}
+
+#[test]
+fn totals_never_depend_on_threads_or_split_depth() {
+    for n in 1..=12 {
+        let serial = count_serial(n, &Config::default(), &()).unwrap().solutions;
+        for threads in [1, 2, 3, 7] {
+            for split_depth in [1, 2, 3] {
+                let config = Config {
+                    split_depth,
+                    ..Config::with_threads(threads)
+                };
+                let par = count_parallel(n, &config, &()).unwrap();
+                assert_eq!(
+                    par.solutions, serial,
+                    "n = {n}, {threads} threads, split {split_depth}"
+                );
+                assert_eq!(par.threads, threads);
+                let ser = count_serial(n, &config, &()).unwrap();
+                assert_eq!(
+                    ser.solutions, serial,
+                    "n = {n}, serial, split {split_depth}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_deepest_splits_agree_too() {
+    for split_depth in 4..=queens::units::MAX_SPLIT_DEPTH {
+        let config = Config {
+            split_depth,
+            ..Config::with_threads(3)
+        };
+        assert_eq!(count_parallel(13, &config, &()).unwrap().solutions, 73_712);
+    }
+}
+
+/// Collects each unit's contribution, to check the units one by one.
+#[derive(Default)]
+struct Recorder {
+    started: Mutex<usize>,
+    done: Mutex<Vec<(WorkUnit, u128)>>,
+}
+
+impl Observer for Recorder {
+    fn start(&self, units: &[WorkUnit]) {
+        *self.started.lock().unwrap() = units.len();
+    }
+    fn unit_done(&self, unit: &WorkUnit, solutions: u128) {
+        self.done.lock().unwrap().push((*unit, solutions));
+    }
+}
+
+#[test]
+fn the_observer_sees_every_unit_once_and_the_counts_sum_to_the_total() {
+    for (n, split_depth) in [(9, 1), (12, 2), (13, 3)] {
+        let recorder = Recorder::default();
+        let config = Config {
+            split_depth,
+            ..Config::with_threads(3)
+        };
+        let count = count_parallel(n, &config, &recorder).unwrap();
+        let mut done = recorder.done.into_inner().unwrap();
+        assert_eq!(*recorder.started.lock().unwrap(), count.units);
+        assert_eq!(done.len(), count.units);
+        done.sort_by_key(|(u, _)| u.id);
+        let ids: Vec<u32> = done.iter().map(|(u, _)| u.id).collect();
+        let expected: Vec<u32> = (0..u32::try_from(count.units).unwrap()).collect();
+        assert_eq!(ids, expected, "each id exactly once");
+        assert_eq!(done.iter().map(|(_, s)| s).sum::<u128>(), count.solutions);
+    }
+}
+
+/// OEIS A059963, rows 8 to 11: solutions with the row-0 queen in column k.
+const A059963: [&[u128]; 4] = [
+    &[4, 8, 16, 18, 18, 16, 8, 4],
+    &[28, 30, 47, 44, 54, 44, 47, 30, 28],
+    &[64, 48, 65, 93, 92, 92, 93, 65, 48, 64],
+    &[96, 219, 209, 295, 346, 350, 346, 295, 209, 219, 96],
+];
+
+#[test]
+fn per_unit_counts_by_first_column_match_a059963() {
+    for (row, n) in A059963.iter().zip(8u32..) {
+        for split_depth in [1, 2, 3] {
+            let recorder = Recorder::default();
+            let config = Config {
+                split_depth,
+                ..Config::with_threads(2)
+            };
+            count_parallel(n, &config, &recorder).unwrap();
+            // A unit of weight 2 in column c < n/2 stands for column c and
+            // its mirror n-1-c; in the middle column it stands for both
+            // halves of that column. So: unweighted sums for the left half,
+            // weighted for the middle, mirrored for the right.
+            let mut by_column = vec![0u128; n as usize];
+            for (unit, solutions) in recorder.done.into_inner().unwrap() {
+                let c = unit.first_column() as usize;
+                if 2 * c + 1 == n as usize {
+                    by_column[c] += solutions;
+                } else {
+                    by_column[c] += solutions / u128::from(unit.weight);
+                    by_column[n as usize - 1 - c] += solutions / u128::from(unit.weight);
+                }
+            }
+            assert_eq!(&by_column[..], *row, "n = {n}, split {split_depth}");
+        }
+    }
+}
