@@ -8,7 +8,8 @@ process is what counts. Writes, under results/<machine>/:
     <date>.txt   provenance: date, git describe, rustc -V, CPU, exact command
     <date>.svg   time against n, log scale, one line per thread count
 
-and rewrites results/README.md with the newest table and plot. Every run's
+and rewrites results/README.md with the newest table and plot, and the
+block between the results markers in the top-level README.md. Every run's
 count is checked against the OEIS value the binary reports; a mismatch stops
 the script.
 
@@ -121,6 +122,7 @@ def main():
     parser.add_argument("--min-n", type=int, default=10)
     parser.add_argument("--max-n", type=int, default=17)
     parser.add_argument("--runs", type=int, default=5, help="runs per (n, threads); the median counts")
+    parser.add_argument("--no-readme", action="store_true", help="leave both READMEs alone")
     parser.add_argument("--machine", help="results folder name [default: from the CPU model]")
     args = parser.parse_args()
 
@@ -136,6 +138,7 @@ def main():
     rows = []
     for n in range(args.min_n, args.max_n + 1):
         for threads in thread_counts:
+            time_once(n, threads)  # warm-up: page cache, CPU clocks; not counted
             walls, record = [], None
             for _ in range(args.runs):
                 wall, record = time_once(n, threads)
@@ -179,7 +182,8 @@ def main():
     svg = folder / f"{today}.svg"
     svg.write_text(plot_svg(rows, thread_counts, f"queens count, {machine}"))
 
-    write_readme(rows, thread_counts, provenance, svg.relative_to(ROOT / "results"))
+    if not args.no_readme:
+        write_readme(rows, thread_counts, provenance, svg.relative_to(ROOT / "results"))
     print(f"wrote {csv.relative_to(ROOT)}, its .txt and .svg, and results/README.md")
 
 
@@ -218,6 +222,17 @@ def write_readme(rows, thread_counts, provenance, svg):
         "",
     ]
     (ROOT / "results" / "README.md").write_text("\n".join(lines))
+
+    # The top-level README shows the same table, between two markers.
+    readme = ROOT / "README.md"
+    text = readme.read_text()
+    start, end = "<!-- results:start -->", "<!-- results:end -->"
+    if start in text and end in text:
+        head, rest = text.split(start, 1)
+        _, tail = rest.split(end, 1)
+        table = [line for line in lines if line.startswith("|")]
+        block = "\n".join([start, *table, "", f"![time against n, log scale](results/{svg})", end])
+        readme.write_text(head + block + tail)
 
 
 if __name__ == "__main__":
