@@ -41,6 +41,40 @@ pub const A000170: [u128; 28] = [
     234_907_967_154_122_528,
 ];
 
+/// OEIS [A002562](https://oeis.org/A002562): the number of essentially
+/// different solutions (classes under rotation and reflection), for
+/// `n = 1..=27`. Index `n - 1` holds the value for `n` (the sequence starts
+/// at n = 1).
+pub const A002562: [u128; 27] = [
+    1,
+    0,
+    0,
+    1,
+    2,
+    1,
+    6,
+    12,
+    46,
+    92,
+    341,
+    1_787,
+    9_233,
+    45_752,
+    285_053,
+    1_846_955,
+    11_977_939,
+    83_263_591,
+    621_012_754,
+    4_878_666_808,
+    39_333_324_973,
+    336_376_244_042,
+    3_029_242_658_210,
+    28_439_272_956_934,
+    275_986_683_743_434,
+    2_789_712_466_510_289,
+    29_363_495_934_315_694,
+];
+
 /// The known total for an `n` x `n` board, or `None` where nobody has
 /// published one (n > 27).
 #[must_use]
@@ -55,6 +89,20 @@ pub fn matches_total(n: u32, solutions: u128) -> Option<bool> {
     total(n).map(|known| known == solutions)
 }
 
+/// The known number of essentially different solutions, or `None` where
+/// none is published (n = 0 or n > 27).
+#[must_use]
+pub fn unique(n: u32) -> Option<u128> {
+    A002562.get((n as usize).checked_sub(1)?).copied()
+}
+
+/// Whether a computed unique count agrees with the known value: `None` when
+/// there is nothing to compare with.
+#[must_use]
+pub fn matches_unique(n: u32, unique: u128) -> Option<bool> {
+    self::unique(n).map(|known| known == unique)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +112,11 @@ mod tests {
         assert_eq!(total(8), Some(92));
         assert_eq!(total(27), Some(234_907_967_154_122_528));
         assert_eq!(total(28), None);
+        assert_eq!(unique(0), None);
+        assert_eq!(unique(1), Some(1));
+        assert_eq!(unique(8), Some(12));
+        assert_eq!(unique(27), Some(29_363_495_934_315_694));
+        assert_eq!(unique(28), None);
     }
 
     #[test]

@@ -25,7 +25,10 @@
 pub mod engine;
 pub mod kernel;
 pub mod known;
+pub mod symmetry;
+pub mod unique;
 pub mod units;
 
 pub use engine::{Config, Count, Error, Observer, count, count_parallel, count_serial};
+pub use unique::{Classes, Unique, unique};
 pub use units::WorkUnit;

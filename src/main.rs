@@ -67,6 +67,11 @@ struct CountArgs {
     /// Print only the counts, one per line; no progress bar, no warnings.
     #[arg(short, long)]
     quiet: bool,
+
+    /// Also count the essentially different solutions (OEIS A002562) and
+    /// the symmetry classes by size.
+    #[arg(long)]
+    unique: bool,
 }
 
 /// The board sizes to count: an inclusive range (a single n is `n..=n`).
@@ -142,8 +147,29 @@ struct CountRecord {
     known: Option<u128>,
     /// Whether `solutions` equals `known`; null when nothing is known.
     matches_known: Option<bool>,
+    /// With `--unique`: the essentially different solutions, their classes
+    /// by size, and the check against OEIS A002562.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    unique: Option<UniqueRecord>,
     /// Version of queens.
     version: &'static str,
+}
+
+/// The `--unique` fields of a [`CountRecord`].
+#[derive(Clone, Copy, Debug, Serialize)]
+struct UniqueRecord {
+    /// Essentially different solutions.
+    unique: u128,
+    /// Classes of 8 (`none`), 4 (`rotation_180`) and 2 (`rotation_90`).
+    classes: queens::Classes,
+    /// Solutions unchanged by a half turn (S180).
+    half_turn_symmetric: u128,
+    /// Solutions unchanged by a quarter turn (S90).
+    quarter_turn_symmetric: u128,
+    /// The OEIS A002562 value, or null where none is published.
+    known_unique: Option<u128>,
+    /// Whether `unique` equals `known_unique`; null when nothing is known.
+    matches_known_unique: Option<bool>,
 }
 
 fn main() -> ExitCode {
@@ -220,11 +246,15 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
     let show_progress = human && io::stderr().is_terminal();
     let mut out = io::stdout().lock();
     if human {
-        writeln!(
-            out,
-            "{:>3}  {:>20}  {:>10}  {:>7}  OEIS A000170",
-            "n", "solutions", "time", "threads"
-        )?;
+        write!(out, "{:>3}  {:>20}  ", "n", "solutions")?;
+        if args.unique {
+            write!(
+                out,
+                "{:>18}  {:>18}  {:>12}  {:>8}  ",
+                "unique", "8-member", "4-member", "2-member"
+            )?;
+        }
+        writeln!(out, "{:>10}  {:>7}  OEIS", "time", "threads")?;
     }
     let mut mismatches = 0;
     for n in first..=last {
@@ -232,11 +262,34 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
         let started = Instant::now();
         let count =
             count_parallel(n, &config, &progress).with_context(|| format!("counting n = {n}"))?;
-        let elapsed = started.elapsed();
         progress.finish();
+        let unique = match args
+            .unique
+            .then(|| queens::unique(n, count.solutions))
+            .transpose()
+        {
+            Ok(unique) => unique,
+            Err(inconsistent) => {
+                eprintln!(
+                    "queens: MISMATCH: {inconsistent}. This is a bug in queens or a hardware \
+                     fault: please report it."
+                );
+                mismatches += 1;
+                continue;
+            }
+        };
+        let elapsed = started.elapsed();
 
         let known = known::total(n);
         let matches_known = known::matches_total(n, count.solutions);
+        let unique = unique.map(|u| UniqueRecord {
+            unique: u.unique,
+            classes: u.classes,
+            half_turn_symmetric: u.half_turn,
+            quarter_turn_symmetric: u.quarter_turn,
+            known_unique: known::unique(n),
+            matches_known_unique: known::matches_unique(n, u.unique),
+        });
         if args.json {
             let record = CountRecord {
                 n,
@@ -248,42 +301,93 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 engine: "mirror",
                 known,
                 matches_known,
+                unique,
                 version: env!("CARGO_PKG_VERSION"),
             };
             serde_json::to_writer(&mut out, &record)?;
             writeln!(out)?;
-        } else if args.quiet {
-            writeln!(out, "{}", count.solutions)?;
+            out.flush()?;
+            mismatches += report_mismatches(n, count.solutions, known, unique.as_ref());
+            continue;
+        }
+        if args.quiet {
+            match &unique {
+                Some(u) => writeln!(out, "{} {}", count.solutions, u.unique)?,
+                None => writeln!(out, "{}", count.solutions)?,
+            }
         } else {
-            let verdict = match matches_known {
-                Some(true) => "ok".to_owned(),
-                Some(false) => format!("MISMATCH (known: {})", known.unwrap_or_default()),
-                None => "unknown".to_owned(),
-            };
+            let mut verdict = verdict(matches_known, known);
+            write!(out, "{n:>3}  {:>20}  ", count.solutions)?;
+            if let Some(u) = &unique {
+                let c = u.classes;
+                write!(
+                    out,
+                    "{:>18}  {:>18}  {:>12}  {:>8}  ",
+                    u.unique, c.none, c.rotation_180, c.rotation_90
+                )?;
+                verdict = format!("{verdict}, {}", verdict_unique(u));
+            }
             writeln!(
                 out,
-                "{n:>3}  {:>20}  {:>10}  {:>7}  {verdict}",
-                count.solutions,
+                "{:>10}  {:>7}  {verdict}",
                 format_duration(elapsed),
                 count.threads
             )?;
         }
         out.flush()?;
-        if matches_known == Some(false) {
-            mismatches += 1;
-            eprintln!(
-                "queens: MISMATCH for n = {n}: counted {} solutions but OEIS A000170 says {}. \
-                 This is a bug in queens or a hardware fault: please report it.",
-                count.solutions,
-                known.unwrap_or_default()
-            );
-        }
+        mismatches += report_mismatches(n, count.solutions, known, unique.as_ref());
     }
     Ok(if mismatches > 0 {
         ExitCode::from(EXIT_MISMATCH)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn verdict(matches: Option<bool>, known: Option<u128>) -> String {
+    match matches {
+        Some(true) => "ok".to_owned(),
+        Some(false) => format!("MISMATCH (known: {})", known.unwrap_or_default()),
+        None => "unknown".to_owned(),
+    }
+}
+
+fn verdict_unique(u: &UniqueRecord) -> String {
+    match u.matches_known_unique {
+        Some(true) => "unique ok".to_owned(),
+        Some(false) => format!(
+            "unique MISMATCH (known: {})",
+            u.known_unique.unwrap_or_default()
+        ),
+        None => "unique unknown".to_owned(),
+    }
+}
+
+/// Says loudly on stderr which counts disagree with the OEIS; returns how
+/// many did.
+fn report_mismatches(
+    n: u32,
+    solutions: u128,
+    known: Option<u128>,
+    unique: Option<&UniqueRecord>,
+) -> u32 {
+    let mut found = 0;
+    let mut shout = |what: &str, counted: u128, table: &str, value: u128| {
+        found += 1;
+        eprintln!(
+            "queens: MISMATCH for n = {n}: counted {counted} {what} but OEIS {table} says {value}. \
+             This is a bug in queens or a hardware fault: please report it."
+        );
+    };
+    if let Some(k) = known.filter(|&k| k != solutions) {
+        shout("solutions", solutions, "A000170", k);
+    }
+    if let Some(u) = unique
+        && let Some(k) = u.known_unique.filter(|&k| k != u.unique)
+    {
+        shout("unique solutions", u.unique, "A002562", k);
+    }
+    found
 }
 
 fn format_duration(d: Duration) -> String {

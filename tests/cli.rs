@@ -3,6 +3,7 @@
 
 use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
+use queens::known;
 use serde_json::Value;
 
 fn queens(args: &[&str]) -> assert_cmd::assert::Assert {
@@ -119,7 +120,7 @@ fn ranges_count_every_size_in_order() {
     for (row, n) in rows.iter().zip(1..) {
         let fields: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(fields[0], n.to_string());
-        assert_eq!(fields[1], queens::known::total(n).unwrap().to_string());
+        assert_eq!(fields[1], known::total(n).unwrap().to_string());
         assert_eq!(fields.last(), Some(&"ok"));
     }
 }
@@ -176,4 +177,57 @@ fn help_and_version_succeed() {
     queens(&["--version"])
         .success()
         .stdout(predicate::str::contains(env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
+fn unique_adds_the_classes_to_json() {
+    let out = queens(&["count", "8..=9", "--unique", "--json"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records[0]["unique"], 12);
+    assert_eq!(records[0]["classes"]["none"], 11);
+    assert_eq!(records[0]["classes"]["rotation_180"], 1);
+    assert_eq!(records[0]["classes"]["rotation_90"], 0);
+    assert_eq!(records[0]["half_turn_symmetric"], 4);
+    assert_eq!(records[0]["quarter_turn_symmetric"], 0);
+    assert_eq!(records[0]["known_unique"], 12);
+    assert_eq!(records[0]["matches_known_unique"], true);
+    assert_eq!(records[1]["unique"], 46);
+    assert_eq!(records[1]["matches_known_unique"], true);
+}
+
+#[test]
+fn json_without_unique_has_no_unique_fields() {
+    let out = queens(&["count", "8", "--json"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let record: Value = serde_json::from_slice(&out).unwrap();
+    assert!(record.get("unique").is_none());
+    assert!(record.get("classes").is_none());
+}
+
+#[test]
+fn unique_reproduces_both_oeis_columns() {
+    let out = queens(&["count", "1..12", "--unique", "-q"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for (line, n) in text.lines().zip(1..) {
+        let want = format!("{} {}", known::total(n).unwrap(), known::unique(n).unwrap());
+        assert_eq!(line, want, "n = {n}");
+    }
+    queens(&["count", "4", "--unique"])
+        .success()
+        .stdout(predicate::str::contains("ok, unique ok"));
 }
