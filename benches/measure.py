@@ -56,18 +56,36 @@ def machine_slug(cores):
     return f"{slug}-{cores}c"
 
 
-def time_once(n, threads):
+def time_once(n, threads, extra=()):
     """Wall time of one `queens count n -j threads`, and its JSON record."""
-    cmd = [str(BINARY), "count", str(n), "-j", str(threads), "--json"]
+    cmd = [str(BINARY), "count", str(n), "-j", str(threads), "--json", *extra]
     start = time.perf_counter()
     done = subprocess.run(cmd, capture_output=True, text=True)
     wall = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"measure: {' '.join(cmd)} exited {done.returncode}: {done.stderr.strip()}")
     record = json.loads(done.stdout)
-    if record["matches_known"] is False:
-        sys.exit(f"measure: n = {n} counted {record['solutions']}, OEIS says {record['known']}")
+    if record["matches_known"] is False or record.get("matches_known_unique") is False:
+        sys.exit(f"measure: n = {n}: a count disagrees with OEIS: {done.stdout.strip()}")
     return wall, record
+
+
+def unique_cost(sizes, threads, runs):
+    """Median wall time with and without --unique, runs interleaved so that
+    both see the same machine."""
+    rows = []
+    for n in sizes:
+        plain, unique = [], []
+        for _ in range(runs):
+            plain.append(time_once(n, threads)[0])
+            unique.append(time_once(n, threads, ["--unique"])[0])
+        row = {"n": n, "threads": threads, "runs": runs,
+               "plain_secs": statistics.median(plain), "unique_secs": statistics.median(unique)}
+        row["extra_pct"] = 100.0 * (row["unique_secs"] / row["plain_secs"] - 1.0)
+        print(f"n = {n:2}  --unique costs {row['extra_pct']:+.1f} % "
+              f"({row['plain_secs']:.3f} s -> {row['unique_secs']:.3f} s)", flush=True)
+        rows.append(row)
+    return rows
 
 
 def plot_svg(rows, thread_counts, title):
@@ -122,6 +140,8 @@ def main():
     parser.add_argument("--min-n", type=int, default=10)
     parser.add_argument("--max-n", type=int, default=17)
     parser.add_argument("--runs", type=int, default=5, help="runs per (n, threads); the median counts")
+    parser.add_argument("--unique-n", default="16,17",
+                        help="sizes at which to time --unique against the plain count ('' for none)")
     parser.add_argument("--no-readme", action="store_true", help="leave both READMEs alone")
     parser.add_argument("--machine", help="results folder name [default: from the CPU model]")
     args = parser.parse_args()
@@ -157,6 +177,9 @@ def main():
             print(f"n = {n:2}  threads = {threads:2}  median {statistics.median(walls):9.4f} s  "
                   f"(min {min(walls):.4f}, max {max(walls):.4f})", flush=True)
 
+    unique_sizes = [int(v) for v in args.unique_n.split(",") if v.strip()]
+    unique_rows = unique_cost(unique_sizes, thread_counts[-1], args.runs)
+
     single = {r["n"]: r["median_secs"] for r in rows if r["threads"] == 1}
     for r in rows:
         r["speedup"] = single[r["n"]] / r["median_secs"]
@@ -167,6 +190,13 @@ def main():
         for r in rows:
             f.write(f"{r['n']},{r['threads']},{r['runs']},{r['median_secs']:.6f},{r['min_secs']:.6f},"
                     f"{r['max_secs']:.6f},{r['speedup']:.3f},{r['solutions']},{r['units']}\n")
+
+    if unique_rows:
+        with (folder / f"{today}-unique.csv").open("w") as f:
+            f.write("n,threads,runs,plain_median_secs,unique_median_secs,extra_pct\n")
+            for r in unique_rows:
+                f.write(f"{r['n']},{r['threads']},{r['runs']},{r['plain_secs']:.6f},"
+                        f"{r['unique_secs']:.6f},{r['extra_pct']:.2f}\n")
 
     command = "python3 " + " ".join(shlex.quote(a) for a in [str(Path(sys.argv[0]))] + sys.argv[1:])
     provenance = {
@@ -184,11 +214,11 @@ def main():
     svg.write_text(plot_svg(rows, thread_counts, f"queens count, {machine}"))
 
     if not args.no_readme:
-        write_readme(rows, thread_counts, provenance, svg.relative_to(ROOT / "results"))
+        write_readme(rows, unique_rows, thread_counts, provenance, svg.relative_to(ROOT / "results"))
     print(f"wrote {csv.relative_to(ROOT)}, its .txt and .svg, and results/README.md")
 
 
-def write_readme(rows, thread_counts, provenance, svg):
+def write_readme(rows, unique_rows, thread_counts, provenance, svg):
     by_n = {}
     for r in rows:
         by_n.setdefault(r["n"], {})[r["threads"]] = r
@@ -204,17 +234,33 @@ def write_readme(rows, thread_counts, provenance, svg):
         f"commit `{provenance['git describe']}`, {provenance['rustc -V']}.",
         f"Command: `{provenance['command']}`.",
         "",
+    ]
+    table = [
         f"| n | solutions | 1 thread (s) | {many} threads (s) | speed-up |",
         "|---:|---:|---:|---:|---:|",
     ]
     for n, by_t in sorted(by_n.items()):
         one, all_ = by_t[1], by_t[many]
-        lines.append(f"| {n} | {one['solutions']} | {one['median_secs']:.4f} | "
+        table.append(f"| {n} | {one['solutions']} | {one['median_secs']:.4f} | "
                      f"{all_['median_secs']:.4f} | {all_['speedup']:.2f}x |")
+    lines += table
     lines += [
         "",
         f"![time against n, log scale]({svg})",
         "",
+    ]
+    if unique_rows:
+        lines += [
+            "The cost of `--unique` (the symmetric searches on top of the total), median",
+            "wall time of runs interleaved with the plain count:",
+            "",
+            "| n | threads | plain (s) | --unique (s) | extra |",
+            "|---:|---:|---:|---:|---:|",
+        ]
+        lines += [f"| {r['n']} | {r['threads']} | {r['plain_secs']:.3f} | {r['unique_secs']:.3f} | "
+                  f"{r['extra_pct']:+.1f} % |" for r in unique_rows]
+        lines.append("")
+    lines += [
         "Every run is kept in `results/<machine>/<date>.{csv,txt,svg}`: the CSV has the median,",
         "minimum and maximum of each (n, threads) pair, the `.txt` its provenance.",
         "",
@@ -231,7 +277,6 @@ def write_readme(rows, thread_counts, provenance, svg):
     if start in text and end in text:
         head, rest = text.split(start, 1)
         _, tail = rest.split(end, 1)
-        table = [line for line in lines if line.startswith("|")]
         block = "\n".join([start, *table, "", f"![time against n, log scale](results/{svg})", end])
         readme.write_text(head + block + tail)
 
