@@ -78,25 +78,28 @@ pub struct Count {
     /// Threads that searched them (1 for the serial engine).
     pub threads: usize,
     /// Rows fixed by each unit (the middle-column units of odd `n` fix at
-    /// least two).
-    pub split_depth: u32,
+    /// least two); `None` for engines that do not split on rows.
+    pub split_depth: Option<u32>,
 }
 
 /// Receives each finished work unit, from whichever thread finished it.
 ///
-/// Called once per unit, never per solution, so an implementation may take a
-/// lock. `solutions` is the unit's contribution to the total: its
-/// completions times its weight.
+/// Every engine reports through it: the backtracking engine's units are
+/// [`WorkUnit`]s (cost 1 each), the join engine's are row-set jobs with a
+/// cost estimate in pair tests. Called once per unit, never per solution, so
+/// an implementation may take a lock.
 pub trait Observer: Sync {
-    /// Called before any unit runs, with all of them.
-    fn start(&self, _units: &[WorkUnit]) {}
-    /// Called once for every unit, as it finishes.
-    fn unit_done(&self, unit: &WorkUnit, solutions: u128);
+    /// Called once before any unit runs: how many units there are and the
+    /// sum of their costs.
+    fn start(&self, _units: usize, _total_cost: u64) {}
+    /// Called once for every unit, as it finishes: its id, its contribution
+    /// to the total (completions times weight) and its estimated cost.
+    fn unit_done(&self, id: u32, solutions: u128, cost: u64);
 }
 
 /// An observer that ignores everything.
 impl Observer for () {
-    fn unit_done(&self, _unit: &WorkUnit, _solutions: u128) {}
+    fn unit_done(&self, _id: u32, _solutions: u128, _cost: u64) {}
 }
 
 /// Counts the solutions of the `n`-queens puzzle on the calling thread,
@@ -106,14 +109,14 @@ impl Observer for () {
 /// [`Error::BoardSize`] or [`Error::SplitDepth`] for arguments out of range.
 pub fn count_serial(n: u32, config: &Config, observer: &impl Observer) -> Result<Count, Error> {
     let units = prepare(n, config)?;
-    observer.start(&units);
+    observer.start(units.len(), units.len() as u64);
     let solutions = units.iter().map(|u| search(n, u, observer)).sum();
     Ok(Count {
         n,
         solutions,
         units: units.len(),
         threads: 1,
-        split_depth: config.split_depth,
+        split_depth: Some(config.split_depth),
     })
 }
 
@@ -129,7 +132,7 @@ pub fn count_serial(n: u32, config: &Config, observer: &impl Observer) -> Result
 pub fn count_parallel(n: u32, config: &Config, observer: &impl Observer) -> Result<Count, Error> {
     let units = prepare(n, config)?;
     let pool = build_pool(config.threads)?;
-    observer.start(&units);
+    observer.start(units.len(), units.len() as u64);
     let solutions = pool.install(|| {
         units
             .par_iter()
@@ -144,7 +147,7 @@ pub fn count_parallel(n: u32, config: &Config, observer: &impl Observer) -> Resu
         solutions,
         units: units.len(),
         threads: pool.current_num_threads(),
-        split_depth: config.split_depth,
+        split_depth: Some(config.split_depth),
     })
 }
 
@@ -172,7 +175,7 @@ fn prepare(n: u32, config: &Config) -> Result<Vec<WorkUnit>, Error> {
     Ok(work_units(n, config.split_depth))
 }
 
-fn build_pool(threads: Option<NonZeroUsize>) -> Result<rayon::ThreadPool, Error> {
+pub(crate) fn build_pool(threads: Option<NonZeroUsize>) -> Result<rayon::ThreadPool, Error> {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads.map_or(0, NonZeroUsize::get))
         .thread_name(|i| format!("queens-{i}"))
@@ -182,7 +185,7 @@ fn build_pool(threads: Option<NonZeroUsize>) -> Result<rayon::ThreadPool, Error>
 
 fn search(n: u32, unit: &WorkUnit, observer: &impl Observer) -> u128 {
     let solutions = count_completions(n, unit.rows, unit.masks) * u128::from(unit.weight);
-    observer.unit_done(unit, solutions);
+    observer.unit_done(unit.id, solutions, 1);
     solutions
 }
 

@@ -23,6 +23,7 @@
 //! `queens` binary's job.
 
 pub mod engine;
+pub mod join;
 pub mod kernel;
 pub mod known;
 pub mod symmetry;

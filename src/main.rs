@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use queens::engine::MAX_THREADS;
 use queens::kernel::MAX_N;
 use queens::units::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
-use queens::{Config, Observer, WorkUnit, count_parallel, known};
+use queens::{Config, Observer, count_parallel, known};
 use serde::Serialize;
 
 #[global_allocator]
@@ -68,10 +68,67 @@ struct CountArgs {
     #[arg(short, long)]
     quiet: bool,
 
+    /// Counting engine: `join` pairs half-boards (fast for large n, 4 <= n <= 24),
+    /// `mirror` backtracks row by row with mirror symmetry [default: join where it
+    /// applies and is faster, else mirror].
+    #[arg(long, value_enum)]
+    engine: Option<Engine>,
+
     /// Also count the essentially different solutions (OEIS A002562) and
     /// the symmetry classes by size.
     #[arg(long)]
     unique: bool,
+}
+
+/// The counting engines the CLI offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Engine {
+    /// Bitmask backtracking with mirror symmetry, split into work units.
+    Mirror,
+    /// Half-board join with the symmetry rules and the bit-sliced matcher.
+    Join,
+    /// The join's unoptimised reference stage (for cross-checks).
+    #[value(hide = true)]
+    JoinReference,
+    /// The join without symmetry (for cross-checks).
+    #[value(hide = true)]
+    JoinSliced,
+}
+
+impl Engine {
+    /// The engine for `n` when none is named: the join from n = 12 on (it
+    /// is faster there, see results/), the backtracker below and past it.
+    fn default_for(n: u32) -> Self {
+        if (12..=queens::join::MAX_N).contains(&n) {
+            Self::Join
+        } else {
+            Self::Mirror
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::Mirror => "mirror",
+            Self::Join => "join",
+            Self::JoinReference => "join-reference",
+            Self::JoinSliced => "join-sliced",
+        }
+    }
+
+    fn count(
+        self,
+        n: u32,
+        config: &Config,
+        observer: &impl Observer,
+    ) -> Result<queens::Count, queens::Error> {
+        use queens::join::{Stage, count_join};
+        match self {
+            Self::Mirror => count_parallel(n, config, observer),
+            Self::Join => count_join(n, Stage::Symmetric, config.threads, observer),
+            Self::JoinReference => count_join(n, Stage::Reference, config.threads, observer),
+            Self::JoinSliced => count_join(n, Stage::Sliced, config.threads, observer),
+        }
+    }
 }
 
 /// The board sizes to count: an inclusive range (a single n is `n..=n`).
@@ -137,8 +194,8 @@ struct CountRecord {
     elapsed_secs: f64,
     /// Threads in the pool that counted.
     threads: usize,
-    /// Rows fixed per work unit.
-    split_depth: u32,
+    /// Rows fixed per work unit (null for the join engine).
+    split_depth: Option<u32>,
     /// Work units searched.
     units: usize,
     /// Engine that counted.
@@ -260,8 +317,10 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
     for n in first..=last {
         let progress = Progress::new(n, show_progress);
         let started = Instant::now();
-        let count =
-            count_parallel(n, &config, &progress).with_context(|| format!("counting n = {n}"))?;
+        let engine = args.engine.unwrap_or_else(|| Engine::default_for(n));
+        let count = engine
+            .count(n, &config, &progress)
+            .with_context(|| format!("counting n = {n} with the {} engine", engine.name()))?;
         progress.finish();
         let unique = match args
             .unique
@@ -298,7 +357,7 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 threads: count.threads,
                 split_depth: count.split_depth,
                 units: count.units,
-                engine: "mirror",
+                engine: engine.name(),
                 known,
                 matches_known,
                 unique,
@@ -399,11 +458,19 @@ fn format_duration(d: Duration) -> String {
     }
 }
 
-/// The progress bar, fed once per finished work unit. Hidden (and free)
-/// when nobody watches.
+/// The progress bar, fed once per finished work unit. It advances by the
+/// units' estimated costs, so its ETA holds even when units differ in size
+/// by orders of magnitude. Hidden (and free) when nobody watches.
 struct Progress {
     bar: ProgressBar,
-    solutions: Mutex<u128>,
+    tally: Mutex<Tally>,
+}
+
+#[derive(Default)]
+struct Tally {
+    units: usize,
+    done: usize,
+    solutions: u128,
 }
 
 impl Progress {
@@ -416,15 +483,14 @@ impl Progress {
         let bar = ProgressBar::with_draw_target(None, target);
         bar.set_style(
             ProgressStyle::with_template(
-                "n = {prefix} {spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} units, {msg} \
-                 ({per_sec}, ETA {eta})",
+                "n = {prefix} {spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg} (ETA {eta})",
             )
             .expect("a valid template"),
         );
         bar.set_prefix(n.to_string());
         Self {
             bar,
-            solutions: Mutex::new(0),
+            tally: Mutex::new(Tally::default()),
         }
     }
 
@@ -434,25 +500,35 @@ impl Progress {
 }
 
 impl Observer for Progress {
-    fn start(&self, units: &[WorkUnit]) {
-        self.bar.set_length(units.len() as u64);
-        self.bar.set_message("0 solutions");
+    fn start(&self, units: usize, total_cost: u64) {
+        self.bar.set_length(total_cost);
+        self.tally
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .units = units;
         if !self.bar.is_hidden() {
+            self.bar
+                .set_message(format!("0/{units} units, 0 solutions"));
             self.bar.enable_steady_tick(Duration::from_millis(200));
         }
     }
 
-    fn unit_done(&self, _unit: &WorkUnit, solutions: u128) {
+    fn unit_done(&self, _id: u32, solutions: u128, cost: u64) {
         if self.bar.is_hidden() {
             return;
         }
-        let mut total = self
-            .solutions
+        let mut tally = self
+            .tally
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        *total += solutions;
-        self.bar.set_message(format!("{total} solutions"));
-        self.bar.inc(1);
+        tally.done += 1;
+        tally.solutions += solutions;
+        let rate = tally.done as f64 / self.bar.elapsed().as_secs_f64().max(1e-9);
+        self.bar.set_message(format!(
+            "{}/{} units, {} solutions, {rate:.1} units/s",
+            tally.done, tally.units, tally.solutions
+        ));
+        self.bar.inc(cost);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The engines against the published values: OEIS A000170 for the totals,
 //! OEIS A059963 for the counts per column of row 0.
 
+use queens::units::work_units;
 use queens::{Config, Observer, WorkUnit, count_parallel, count_serial, known};
 use std::sync::Mutex;
 
@@ -36,6 +37,7 @@ fn totals_never_depend_on_threads_or_split_depth() {
                     "n = {n}, {threads} threads, split {split_depth}"
                 );
                 assert_eq!(par.threads, threads);
+                assert_eq!(par.split_depth, Some(split_depth));
                 let ser = count_serial(n, &config, &()).unwrap();
                 assert_eq!(
                     ser.solutions, serial,
@@ -61,16 +63,24 @@ fn the_deepest_splits_agree_too() {
 #[derive(Default)]
 struct Recorder {
     started: Mutex<usize>,
-    done: Mutex<Vec<(WorkUnit, u128)>>,
+    done: Mutex<Vec<(u32, u128)>>,
 }
 
 impl Observer for Recorder {
-    fn start(&self, units: &[WorkUnit]) {
-        *self.started.lock().unwrap() = units.len();
+    fn start(&self, units: usize, _total_cost: u64) {
+        *self.started.lock().unwrap() = units;
     }
-    fn unit_done(&self, unit: &WorkUnit, solutions: u128) {
-        self.done.lock().unwrap().push((*unit, solutions));
+    fn unit_done(&self, id: u32, solutions: u128, _cost: u64) {
+        self.done.lock().unwrap().push((id, solutions));
     }
+}
+
+/// The units of `n` at `split_depth` with their recorded contributions.
+fn by_unit(n: u32, split_depth: u32, done: Vec<(u32, u128)>) -> Vec<(WorkUnit, u128)> {
+    let units = work_units(n, split_depth);
+    done.into_iter()
+        .map(|(id, s)| (units[id as usize], s))
+        .collect()
 }
 
 #[test]
@@ -85,8 +95,8 @@ fn the_observer_sees_every_unit_once_and_the_counts_sum_to_the_total() {
         let mut done = recorder.done.into_inner().unwrap();
         assert_eq!(*recorder.started.lock().unwrap(), count.units);
         assert_eq!(done.len(), count.units);
-        done.sort_by_key(|(u, _)| u.id);
-        let ids: Vec<u32> = done.iter().map(|(u, _)| u.id).collect();
+        done.sort_by_key(|(id, _)| *id);
+        let ids: Vec<u32> = done.iter().map(|(id, _)| *id).collect();
         let expected: Vec<u32> = (0..u32::try_from(count.units).unwrap()).collect();
         assert_eq!(ids, expected, "each id exactly once");
         assert_eq!(done.iter().map(|(_, s)| s).sum::<u128>(), count.solutions);
@@ -116,7 +126,7 @@ fn per_unit_counts_by_first_column_match_a059963() {
             // halves of that column. So: unweighted sums for the left half,
             // weighted for the middle, mirrored for the right.
             let mut by_column = vec![0u128; n as usize];
-            for (unit, solutions) in recorder.done.into_inner().unwrap() {
+            for (unit, solutions) in by_unit(n, split_depth, recorder.done.into_inner().unwrap()) {
                 let c = unit.first_column() as usize;
                 if 2 * c + 1 == n as usize {
                     by_column[c] += solutions;

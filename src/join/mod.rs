@@ -1,0 +1,250 @@
+//! The join engine: counts solutions by pairing left and right half-boards
+//! (meet in the middle) instead of backtracking row by row.
+//!
+//! Every solution splits into the queens of the left columns, which occupy
+//! some set X of h rows, and the queens of the right columns, on the other
+//! rows. For each X the engine lists the left half-boards (see [`halves`]),
+//! lists the right ones on the complement, and counts the pairs whose
+//! diagonals do not meet (see [`matcher`]). One row set is one job: jobs are
+//! independent, have stable ids and a cost estimate known before they run,
+//! and go through the same [`Observer`] as the backtracking engine.
+//!
+//! The method is Evgeny Kluev's quadrant join (EvgenyKluev/N-Queens-Count-Sol),
+//! as restated in `shared/design/quadrant-join.md`; this code is our own.
+//! The stages of that note are kept side by side ([`Stage`]) so that tests
+//! can compare each with the one before.
+
+pub mod halves;
+pub mod matcher;
+pub mod quarter;
+
+use std::num::NonZeroUsize;
+
+use rayon::prelude::*;
+
+use self::halves::{Geometry, Side, flip_weight, mirror_weight, right_weight, row_sets};
+use self::matcher::{SlicedMatcher, count_naive};
+use self::quarter::QuarterTable;
+use crate::engine::{Count, Error, MAX_THREADS, Observer};
+
+/// The smallest board the join handles; smaller ones are the backtracker's.
+pub const MIN_N: u32 = 4;
+/// The largest board the join handles: the quarter table for n = 24 holds
+/// about 0.6e9 pieces already.
+pub const MAX_N: u32 = 24;
+
+/// How much of the method to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Every row set, every half-board, one AND per pair: the reference.
+    Reference,
+    /// Every row set, every half-board, the bit-sliced matcher.
+    Sliced,
+    /// Row sets up to the flip, left half-boards off the long diagonals,
+    /// weighted right half-boards, the bit-sliced matcher: the fast one.
+    Symmetric,
+}
+
+/// One row set: the unit of work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Position of the row set in increasing order among the jobs of this
+    /// plan; stable for a given `n` and stage.
+    pub id: u32,
+    /// The rows of the left half-board's queens.
+    pub rows: u32,
+    /// Estimated pair tests: left candidates times right candidates.
+    pub cost: u64,
+    /// How many row sets this job stands for (1 or 2, by the flip).
+    weight: u32,
+}
+
+/// Everything needed to run the jobs of one board size.
+pub struct JoinPlan {
+    geo: Geometry,
+    stage: Stage,
+    table: QuarterTable,
+    jobs: Vec<Job>,
+}
+
+impl JoinPlan {
+    /// Builds the quarter table and the job list for an `n`-board.
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`] unless `MIN_N <= n <= MAX_N`.
+    pub fn new(n: u32, stage: Stage) -> Result<Self, Error> {
+        if !(MIN_N..=MAX_N).contains(&n) {
+            return Err(Error::BoardSize(n));
+        }
+        let geo = Geometry::new(n);
+        let table = QuarterTable::new(geo.q);
+        let mut jobs = Vec::new();
+        for rows in row_sets(&geo) {
+            let weight = if stage == Stage::Symmetric {
+                flip_weight(&geo, rows)
+            } else {
+                1
+            };
+            if weight > 0 {
+                let cost = candidates(&geo, &table, Side::Left, rows)
+                    * candidates(&geo, &table, Side::Right, !rows & geo.all_rows());
+                let id = u32::try_from(jobs.len()).expect("fewer than 2^32 row sets");
+                jobs.push(Job {
+                    id,
+                    rows,
+                    cost,
+                    weight,
+                });
+            }
+        }
+        Ok(Self {
+            geo,
+            stage,
+            table,
+            jobs,
+        })
+    }
+
+    /// The jobs, in id order.
+    #[must_use]
+    pub fn jobs(&self) -> &[Job] {
+        &self.jobs
+    }
+
+    /// The sum of the jobs' cost estimates.
+    #[must_use]
+    pub fn total_cost(&self) -> u64 {
+        self.jobs.iter().map(|j| j.cost).sum()
+    }
+
+    /// Counts the solutions of one job (its weight included).
+    pub fn run_job(&self, job: &Job, scratch: &mut Scratch) -> u128 {
+        let geo = &self.geo;
+        let symmetric = self.stage == Stage::Symmetric;
+        let (long_falling, long_rising) = geo.long_diagonals();
+        let long = long_falling | long_rising;
+
+        let left = &mut scratch.left;
+        left.clear();
+        geo.for_each_half(&self.table, Side::Left, job.rows, |word, _| {
+            if !symmetric || word & long == 0 {
+                left.push(word);
+            }
+        });
+        if left.is_empty() {
+            return 0;
+        }
+        let mirror = if symmetric {
+            mirror_weight(geo, job.rows)
+        } else {
+            1
+        };
+        let queries = &mut scratch.queries;
+        queries.clear();
+        let right_rows = !job.rows & geo.all_rows();
+        geo.for_each_half(&self.table, Side::Right, right_rows, |word, centre| {
+            let weight = if symmetric {
+                right_weight(geo, word, centre, mirror)
+            } else {
+                1
+            };
+            if weight > 0 {
+                queries.push((word, weight));
+            }
+        });
+        let pairs = match self.stage {
+            Stage::Reference => count_naive(left, queries),
+            Stage::Sliced | Stage::Symmetric => {
+                scratch.matcher.count(left, queries, geo.window_bits())
+            }
+        };
+        u128::from(pairs) * u128::from(job.weight)
+    }
+}
+
+/// Per-thread buffers, grown to the largest job and then reused.
+#[derive(Default)]
+pub struct Scratch {
+    left: Vec<u64>,
+    queries: Vec<(u64, u32)>,
+    matcher: SlicedMatcher,
+}
+
+/// Counts the `n`-queens solutions with the join engine on a pool of
+/// `threads` threads (`None`: rayon's default), largest jobs first.
+///
+/// # Errors
+/// [`Error::BoardSize`] outside `MIN_N..=MAX_N`, [`Error::Threads`] or
+/// [`Error::Pool`] as for the backtracking engine.
+pub fn count_join(
+    n: u32,
+    stage: Stage,
+    threads: Option<NonZeroUsize>,
+    observer: &impl Observer,
+) -> Result<Count, Error> {
+    if let Some(t) = threads.filter(|t| t.get() > MAX_THREADS) {
+        return Err(Error::Threads(t.get()));
+    }
+    let plan = JoinPlan::new(n, stage)?;
+    let pool = crate::engine::build_pool(threads)?;
+    let mut order: Vec<&Job> = plan.jobs.iter().collect();
+    order.sort_by_key(|j| std::cmp::Reverse(j.cost));
+    observer.start(plan.jobs.len(), plan.total_cost());
+    let solutions = pool.install(|| {
+        order
+            .par_iter()
+            .with_max_len(1)
+            .map_init(Scratch::default, |scratch, job| {
+                let solutions = plan.run_job(job, scratch);
+                observer.unit_done(job.id, solutions, job.cost);
+                solutions
+            })
+            .sum()
+    });
+    Ok(Count {
+        n,
+        solutions,
+        units: plan.jobs.len(),
+        threads: pool.current_num_threads(),
+        split_depth: None,
+    })
+}
+
+/// How many (top piece, bottom piece) pairs a half-board generation for
+/// `rows` will test: an upper bound on the half-boards it yields.
+fn candidates(geo: &Geometry, table: &QuarterTable, side: Side, rows: u32) -> u64 {
+    let (width, top, bottom) = match side {
+        Side::Left => (geo.h, rows & ((1 << geo.h) - 1), rows >> geo.h),
+        Side::Right => (geo.q, rows & ((1 << geo.h) - 1), rows >> geo.h),
+    };
+    let all = (1u32 << width) - 1;
+    let k = top.count_ones();
+    (0..=all)
+        .filter(|c| c.count_ones() == k)
+        .map(|c| (table.group(top, c).len() * table.group(bottom, all ^ c).len()) as u64)
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(n: u32, stage: Stage) -> u128 {
+        let plan = JoinPlan::new(n, stage).unwrap();
+        let mut scratch = Scratch::default();
+        plan.jobs()
+            .iter()
+            .map(|j| plan.run_job(j, &mut scratch))
+            .sum()
+    }
+
+    #[test]
+    fn every_stage_counts_small_boards_right() {
+        for n in MIN_N..=11 {
+            let want = crate::known::total(n).unwrap();
+            for stage in [Stage::Reference, Stage::Sliced, Stage::Symmetric] {
+                assert_eq!(total(n, stage), want, "n = {n}, {stage:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! The quarter table: every non-attacking partial placement on a `q` x `q`
+//! square, grouped by the rows and columns it uses.
+//!
+//! All four quarters of the board are translates of (parts of) one square,
+//! and translating a placement only shifts its diagonal masks, so one table
+//! serves them all. A placement puts at most one queen in each row and
+//! column; rows and columns may stay empty. Its diagonals are kept in local
+//! coordinates:
+//!
+//! ```text
+//! falling '\' diagonal of (r, c):  bit c - r + q - 1   (0 ..= 2q - 2)
+//! rising  '/' diagonal of (r, c):  bit c + r           (0 ..= 2q - 2)
+//! ```
+//!
+//! The table is built once per board size and only read afterwards.
+
+/// A placement's diagonals, local to its square.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Piece {
+    /// Falling diagonals used, bit `c - r + q - 1`.
+    pub falling: u32,
+    /// Rising diagonals used, bit `c + r`.
+    pub rising: u32,
+}
+
+/// Every placement of the square, grouped by (rows used, columns used).
+pub struct QuarterTable {
+    side: u32,
+    /// `offsets[key]..offsets[key + 1]` indexes the group `key = rows << side | cols`.
+    offsets: Vec<u32>,
+    pieces: Vec<Piece>,
+}
+
+impl QuarterTable {
+    /// Builds the table for a `side` x `side` square (`1 <= side <= 12`).
+    #[must_use]
+    pub fn new(side: u32) -> Self {
+        assert!(
+            (1..=12).contains(&side),
+            "quarter side {side} is out of range"
+        );
+        let mut found: Vec<(u32, Piece)> = Vec::new();
+        collect(side, 0, 0, 0, Piece::default(), &mut found);
+
+        // Counting sort by key, so each group is one contiguous slice.
+        let keys = 1usize << (2 * side);
+        let mut offsets = vec![0u32; keys + 1];
+        for &(key, _) in &found {
+            offsets[key as usize + 1] += 1;
+        }
+        for k in 0..keys {
+            offsets[k + 1] += offsets[k];
+        }
+        let mut next = offsets.clone();
+        let mut pieces = vec![Piece::default(); found.len()];
+        for (key, piece) in found {
+            pieces[next[key as usize] as usize] = piece;
+            next[key as usize] += 1;
+        }
+        Self {
+            side,
+            offsets,
+            pieces,
+        }
+    }
+
+    /// The side of the square.
+    #[must_use]
+    pub fn side(&self) -> u32 {
+        self.side
+    }
+
+    /// The placements that use exactly the rows `rows` and the columns `cols`.
+    #[inline]
+    #[must_use]
+    pub fn group(&self, rows: u32, cols: u32) -> &[Piece] {
+        let key = ((rows << self.side) | cols) as usize;
+        &self.pieces[self.offsets[key] as usize..self.offsets[key + 1] as usize]
+    }
+
+    /// How many placements the table holds.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// Whether the table is empty (it never is: the empty placement is in it).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+}
+
+/// Depth-first over the rows: each row stays empty or takes a queen on a
+/// free column whose diagonals are free.
+fn collect(side: u32, row: u32, rows: u32, cols: u32, piece: Piece, found: &mut Vec<(u32, Piece)>) {
+    if row == side {
+        found.push(((rows << side) | cols, piece));
+        return;
+    }
+    collect(side, row + 1, rows, cols, piece, found);
+    for c in 0..side {
+        let falling = 1 << (c + side - 1 - row);
+        let rising = 1 << (c + row);
+        if cols & (1 << c) == 0 && piece.falling & falling == 0 && piece.rising & rising == 0 {
+            let next = Piece {
+                falling: piece.falling | falling,
+                rising: piece.rising | rising,
+            };
+            collect(side, row + 1, rows | 1 << row, cols | 1 << c, next, found);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_match_the_design_note() {
+        // Measured in shared/design/quadrant-join.md, section 1.4.
+        assert_eq!(QuarterTable::new(8).len(), 118_969);
+    }
+
+    #[test]
+    fn full_groups_are_the_small_board_solutions() {
+        let t = QuarterTable::new(6);
+        assert_eq!(t.group(0b11_1111, 0b11_1111).len(), 4);
+        assert_eq!(t.group(0, 0).len(), 1);
+        assert!(t.group(0b1, 0b11).is_empty());
+    }
+}
