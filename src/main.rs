@@ -74,6 +74,11 @@ struct CountArgs {
     #[arg(long, value_enum)]
     engine: Option<Engine>,
 
+    /// Count each size with a second, independent engine too (the mirror
+    /// backtracker and the join) and exit 3 if they disagree.
+    #[arg(long)]
+    cross_check: bool,
+
     /// Also count the essentially different solutions (OEIS A002562) and
     /// the symmetry classes by size.
     #[arg(long)]
@@ -103,6 +108,17 @@ impl Engine {
             Self::Join
         } else {
             Self::Mirror
+        }
+    }
+
+    /// The independent engine to check this one against.
+    fn other(self, n: u32) -> Option<Self> {
+        match self {
+            Self::Mirror if (queens::join::MIN_N..=queens::join::MAX_N).contains(&n) => {
+                Some(Self::Join)
+            }
+            Self::Mirror => None,
+            Self::Join | Self::JoinReference | Self::JoinSliced => Some(Self::Mirror),
         }
     }
 
@@ -208,8 +224,22 @@ struct CountRecord {
     /// by size, and the check against OEIS A002562.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     unique: Option<UniqueRecord>,
+    /// With `--cross-check`: the second engine and what it counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cross_check: Option<CrossCheck>,
     /// Version of queens.
     version: &'static str,
+}
+
+/// The second opinion of `--cross-check`.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct CrossCheck {
+    /// The engine that counted again.
+    engine: &'static str,
+    /// What it counted.
+    solutions: u128,
+    /// Whether it agrees with the first engine.
+    agrees: bool,
 }
 
 /// The `--unique` fields of a [`CountRecord`].
@@ -300,6 +330,19 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
              this count, and n = {last} may run for years"
         );
     }
+    if let Some(engine) = args.engine.filter(|e| *e != Engine::Mirror) {
+        let join = queens::join::MIN_N..=queens::join::MAX_N;
+        if !join.contains(&first) || !join.contains(&last) {
+            eprintln!(
+                "queens: the {} engine counts {} <= n <= {} only; use --engine mirror for n = {}",
+                engine.name(),
+                join.start(),
+                join.end(),
+                if join.contains(&first) { last } else { first }
+            );
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    }
     let show_progress = human && io::stderr().is_terminal();
     let mut out = io::stdout().lock();
     if human {
@@ -338,6 +381,14 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
             }
         };
         let elapsed = started.elapsed();
+        let cross_check = if args.cross_check {
+            cross_check(engine, n, &config, count.solutions, args.quiet)?
+        } else {
+            None
+        };
+        if cross_check.is_some_and(|c| !c.agrees) {
+            mismatches += 1;
+        }
 
         let known = known::total(n);
         let matches_known = known::matches_total(n, count.solutions);
@@ -361,6 +412,7 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 known,
                 matches_known,
                 unique,
+                cross_check,
                 version: env!("CARGO_PKG_VERSION"),
             };
             serde_json::to_writer(&mut out, &record)?;
@@ -386,6 +438,10 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 )?;
                 verdict = format!("{verdict}, {}", verdict_unique(u));
             }
+            if let Some(c) = cross_check {
+                let word = if c.agrees { "agrees" } else { "DISAGREES" };
+                verdict = format!("{verdict}, {} {word}", c.engine);
+            }
             writeln!(
                 out,
                 "{:>10}  {:>7}  {verdict}",
@@ -401,6 +457,46 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Counts `n` again with the engine independent of `engine`; says loudly
+/// when the two disagree. `None` when no second engine covers `n`.
+fn cross_check(
+    engine: Engine,
+    n: u32,
+    config: &Config,
+    solutions: u128,
+    quiet: bool,
+) -> anyhow::Result<Option<CrossCheck>> {
+    let Some(other) = engine.other(n) else {
+        if !quiet {
+            eprintln!(
+                "queens: warning: no second engine for n = {n} (the join covers {} <= n <= {}): \
+                 not cross-checked",
+                queens::join::MIN_N,
+                queens::join::MAX_N
+            );
+        }
+        return Ok(None);
+    };
+    let second = other
+        .count(n, config, &())
+        .with_context(|| format!("cross-checking n = {n} with the {} engine", other.name()))?;
+    let agrees = second.solutions == solutions;
+    if !agrees {
+        eprintln!(
+            "queens: MISMATCH for n = {n}: the {} engine counted {solutions} but the {} engine {}. \
+             This is a bug in queens or a hardware fault: please report it.",
+            engine.name(),
+            other.name(),
+            second.solutions
+        );
+    }
+    Ok(Some(CrossCheck {
+        engine: other.name(),
+        solutions: second.solutions,
+        agrees,
+    }))
 }
 
 fn verdict(matches: Option<bool>, known: Option<u128>) -> String {

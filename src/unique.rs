@@ -115,7 +115,7 @@ pub fn unique(n: u32, total: u128) -> Result<Unique, Inconsistent> {
             Err(wrong)
         };
     }
-    let whole = |num: u128, den: u128| (num % den == 0).then_some(num / den);
+    let whole = |num: u128, den: u128| num.is_multiple_of(den).then_some(num / den);
     let classes = (|| {
         Some(Classes {
             none: whole(total.checked_sub(half_turn)?, 8)?,

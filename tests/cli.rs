@@ -231,3 +231,61 @@ fn unique_reproduces_both_oeis_columns() {
         .success()
         .stdout(predicate::str::contains("ok, unique ok"));
 }
+
+#[test]
+fn engines_can_be_chosen_and_cross_checked() {
+    let out = queens(&["count", "6..=13", "--cross-check", "--json"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for (line, n) in text.lines().zip(6..) {
+        let record: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(record["n"], n);
+        assert_eq!(record["cross_check"]["agrees"], true, "{line}");
+        assert_ne!(record["cross_check"]["engine"], record["engine"], "{line}");
+    }
+    let out = queens(&["count", "12", "--engine", "mirror", "--json"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let record: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        (record["engine"].as_str(), record["split_depth"].as_u64()),
+        (Some("mirror"), Some(2))
+    );
+    let out = queens(&["count", "12", "--engine", "join", "--json"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let record: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(record["engine"], "join");
+    assert!(record["split_depth"].is_null());
+    assert_eq!(record["solutions"], 14200);
+}
+
+#[test]
+fn the_join_refuses_sizes_it_does_not_cover() {
+    rejects(
+        &["count", "3", "--engine", "join"],
+        &["join engine counts 4 <= n <= 24", "--engine mirror"],
+    );
+    rejects(
+        &["count", "20..25", "--engine", "join"],
+        &["4 <= n <= 24", "n = 25"],
+    );
+    rejects(
+        &["count", "8", "--engine", "fast"],
+        &["invalid value 'fast'", "--engine"],
+    );
+}
+
+#[test]
+fn cross_check_without_a_second_engine_warns_and_counts() {
+    queens(&["count", "3", "--cross-check"])
+        .success()
+        .stderr(predicate::str::contains("not cross-checked"));
+}

@@ -102,9 +102,14 @@ impl Geometry {
     /// Each half-board is a top piece on `rows & top` and a bottom piece on
     /// the remaining rows, over complementary column sets; the pair is kept
     /// when their diagonals do not meet.
+    ///
+    /// `tops` and `bottoms` are the tables the top and bottom pieces come
+    /// from: the full quarter table, or one without the pieces that no
+    /// wanted half-board can use.
     pub fn for_each_half(
         &self,
-        table: &QuarterTable,
+        tops: &QuarterTable,
+        bottoms: &QuarterTable,
         side: Side,
         rows: u32,
         mut emit: impl FnMut(u64, bool),
@@ -120,17 +125,17 @@ impl Geometry {
         let all_cols = (1u32 << width) - 1;
         let centre_possible = side == Side::Right && self.n % 2 == 1;
         for_each_subset(width, top_rows.count_ones(), |cols| {
-            let tops = table.group(top_rows, cols);
-            if tops.is_empty() {
+            let top_group = tops.group(top_rows, cols);
+            if top_group.is_empty() {
                 return;
             }
-            let bottoms = table.group(bottom_rows, all_cols ^ cols);
-            for &Piece { falling, rising } in tops {
+            let bottom_group = bottoms.group(bottom_rows, all_cols ^ cols);
+            for &Piece { falling, rising } in top_group {
                 // Top pieces sit h rows above bottom pieces: relative to a
                 // bottom piece their falling diagonals shift up by h.
                 let tf = u64::from(falling) << h;
                 let tr = u64::from(rising);
-                for b in bottoms {
+                for b in bottom_group {
                     let bf = u64::from(b.falling);
                     let br = u64::from(b.rising) << h;
                     if tf & bf == 0 && tr & br == 0 {

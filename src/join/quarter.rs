@@ -64,6 +64,27 @@ impl QuarterTable {
         }
     }
 
+    /// The same table without the pieces that use any diagonal in
+    /// `falling` or `rising` (local masks).
+    #[must_use]
+    pub fn without(&self, falling: u32, rising: u32) -> Self {
+        let mut offsets = Vec::with_capacity(self.offsets.len());
+        let mut pieces = Vec::with_capacity(self.pieces.len());
+        offsets.push(0);
+        for group in self.offsets.windows(2) {
+            let kept = self.pieces[group[0] as usize..group[1] as usize]
+                .iter()
+                .filter(|p| p.falling & falling == 0 && p.rising & rising == 0);
+            pieces.extend(kept);
+            offsets.push(u32::try_from(pieces.len()).expect("fewer than 2^32 pieces"));
+        }
+        Self {
+            side: self.side,
+            offsets,
+            pieces,
+        }
+    }
+
     /// The side of the square.
     #[must_use]
     pub fn side(&self) -> u32 {
@@ -120,6 +141,30 @@ mod tests {
     fn sizes_match_the_design_note() {
         // Measured in shared/design/quadrant-join.md, section 1.4.
         assert_eq!(QuarterTable::new(8).len(), 118_969);
+    }
+
+    #[test]
+    fn without_drops_exactly_the_pieces_on_the_given_diagonals() {
+        let t = QuarterTable::new(5);
+        let main_diagonal = 1 << 4; // falling c - r + q - 1 = q - 1: c = r
+        let filtered = t.without(main_diagonal, 0);
+        let on_it = t
+            .pieces
+            .iter()
+            .filter(|p| p.falling & main_diagonal != 0)
+            .count();
+        assert_eq!(filtered.len() + on_it, t.len());
+        assert_eq!(
+            filtered.group(0b11111, 0b11111).len(),
+            t.group(0b11111, 0b11111).len() - on_it_full(&t)
+        );
+    }
+
+    fn on_it_full(t: &QuarterTable) -> usize {
+        t.group(0b11111, 0b11111)
+            .iter()
+            .filter(|p| p.falling & (1 << 4) != 0)
+            .count()
     }
 
     #[test]

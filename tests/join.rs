@@ -1,0 +1,129 @@
+//! The join engine against OEIS A000170, against its own reference stage,
+//! and against the backtracking engine; its matcher against the naive one.
+
+use std::num::NonZeroUsize;
+use std::sync::Mutex;
+
+use proptest::prelude::*;
+use queens::join::matcher::{SlicedMatcher, count_naive, count_portable};
+use queens::join::{JoinPlan, MAX_N, MIN_N, Stage, count_join};
+use queens::{Config, Observer, count_parallel, known};
+
+fn threads(t: usize) -> Option<NonZeroUsize> {
+    NonZeroUsize::new(t)
+}
+
+#[test]
+fn join_totals_match_a000170_from_4_to_16() {
+    for n in MIN_N..=16 {
+        let got = count_join(n, Stage::Symmetric, threads(2), &()).unwrap();
+        assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
+    }
+}
+
+#[test]
+fn every_stage_equals_the_reference() {
+    for n in MIN_N..=12 {
+        let reference = count_join(n, Stage::Reference, threads(2), &())
+            .unwrap()
+            .solutions;
+        for stage in [Stage::Sliced, Stage::Symmetric] {
+            let got = count_join(n, stage, threads(2), &()).unwrap().solutions;
+            assert_eq!(got, reference, "n = {n}, {stage:?}");
+        }
+        let mirror = count_parallel(n, &Config::with_threads(2), &())
+            .unwrap()
+            .solutions;
+        assert_eq!(reference, mirror, "n = {n}: join reference vs backtracking");
+    }
+}
+
+#[test]
+fn totals_never_depend_on_the_thread_count() {
+    for n in [13, 14] {
+        let want = known::total(n).unwrap();
+        for t in [1, 2, 3, 7] {
+            let got = count_join(n, Stage::Symmetric, threads(t), &()).unwrap();
+            assert_eq!((got.solutions, got.threads), (want, t), "n = {n}");
+        }
+    }
+}
+
+#[derive(Default)]
+struct Recorder {
+    start: Mutex<(usize, u64)>,
+    done: Mutex<Vec<(u32, u128, u64)>>,
+}
+
+impl Observer for Recorder {
+    fn start(&self, units: usize, total_cost: u64) {
+        *self.start.lock().unwrap() = (units, total_cost);
+    }
+    fn unit_done(&self, id: u32, solutions: u128, cost: u64) {
+        self.done.lock().unwrap().push((id, solutions, cost));
+    }
+}
+
+#[test]
+fn the_observer_sees_every_job_once_with_its_cost() {
+    let recorder = Recorder::default();
+    let count = count_join(13, Stage::Symmetric, threads(3), &recorder).unwrap();
+    let (units, total_cost) = *recorder.start.lock().unwrap();
+    let mut done = recorder.done.into_inner().unwrap();
+    done.sort_by_key(|d| d.0);
+    assert_eq!(units, count.units);
+    assert_eq!(
+        done.iter().map(|d| d.0).collect::<Vec<_>>(),
+        (0..units as u32).collect::<Vec<_>>()
+    );
+    assert_eq!(done.iter().map(|d| d.1).sum::<u128>(), count.solutions);
+    assert_eq!(done.iter().map(|d| d.2).sum::<u64>(), total_cost);
+    let plan = JoinPlan::new(13, Stage::Symmetric).unwrap();
+    for (job, (_, _, cost)) in plan.jobs().iter().zip(&done) {
+        assert_eq!(job.cost, *cost, "costs are known before the jobs run");
+    }
+}
+
+#[test]
+fn sizes_outside_the_join_are_refused() {
+    assert!(JoinPlan::new(MIN_N - 1, Stage::Symmetric).is_err());
+    assert!(JoinPlan::new(MAX_N + 1, Stage::Symmetric).is_err());
+}
+
+/// Random 34-bit words of about the density half-boards have.
+fn words(len: usize) -> impl Strategy<Value = Vec<u64>> {
+    proptest::collection::vec(
+        (any::<u64>(), any::<u64>()).prop_map(|(a, b)| a & b & ((1 << 34) - 1)),
+        len,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// The sliced matcher, dispatched for this CPU and in its portable
+    /// form, equals the naive count on sets at every block edge, with the
+    /// all-zero query among the queries (padding must never count).
+    #[test]
+    fn sliced_matchers_equal_the_naive_one(
+        len in prop::sample::select(vec![0usize, 1, 63, 64, 65, 511, 512, 513]),
+        seed_words in words(513),
+        mut queries in proptest::collection::vec((any::<u64>().prop_map(|q| q & q.rotate_left(7) & ((1 << 34) - 1)), 1u32..=8), 0..40),
+    ) {
+        let stored = &seed_words[..len];
+        queries.push((0, 1));
+        let want = count_naive(stored, &queries);
+        prop_assert_eq!(SlicedMatcher::default().count(stored, &queries, 34), want);
+        prop_assert_eq!(count_portable(stored, &queries, 34), want);
+    }
+}
+
+/// n = 17 and 18 take seconds; run with `cargo test --release -- --ignored`.
+#[test]
+#[ignore = "slow: seconds per size"]
+fn join_totals_match_a000170_for_17_and_18() {
+    for n in [17, 18] {
+        let got = count_join(n, Stage::Symmetric, None, &()).unwrap();
+        assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
+    }
+}
