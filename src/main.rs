@@ -92,6 +92,9 @@ enum Engine {
     Mirror,
     /// Half-board join with the symmetry rules and the bit-sliced matcher.
     Join,
+    /// The join with odd boards split into unequal halves (for cross-checks).
+    #[value(hide = true)]
+    JoinUnequal,
     /// The join's unoptimised reference stage (for cross-checks).
     #[value(hide = true)]
     JoinReference,
@@ -118,7 +121,9 @@ impl Engine {
                 Some(Self::Join)
             }
             Self::Mirror => None,
-            Self::Join | Self::JoinReference | Self::JoinSliced => Some(Self::Mirror),
+            Self::Join | Self::JoinUnequal | Self::JoinReference | Self::JoinSliced => {
+                Some(Self::Mirror)
+            }
         }
     }
 
@@ -126,6 +131,7 @@ impl Engine {
         match self {
             Self::Mirror => "mirror",
             Self::Join => "join",
+            Self::JoinUnequal => "join-unequal",
             Self::JoinReference => "join-reference",
             Self::JoinSliced => "join-sliced",
         }
@@ -140,7 +146,8 @@ impl Engine {
         use queens::join::{Stage, count_join};
         match self {
             Self::Mirror => count_parallel(n, config, observer),
-            Self::Join => count_join(n, Stage::Symmetric, config.threads, observer),
+            Self::Join => count_join(n, Stage::FixedMiddle, config.threads, observer),
+            Self::JoinUnequal => count_join(n, Stage::Symmetric, config.threads, observer),
             Self::JoinReference => count_join(n, Stage::Reference, config.threads, observer),
             Self::JoinSliced => count_join(n, Stage::Sliced, config.threads, observer),
         }

@@ -16,8 +16,18 @@ fn threads(t: usize) -> Option<NonZeroUsize> {
 #[test]
 fn join_totals_match_a000170_from_4_to_16() {
     for n in MIN_N..=16 {
-        let got = count_join(n, Stage::Symmetric, threads(2), &()).unwrap();
+        let got = count_join(n, Stage::FixedMiddle, threads(2), &()).unwrap();
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
+    }
+}
+
+#[test]
+fn the_odd_scheme_equals_unequal_halves_up_to_15() {
+    for n in (5..=15).step_by(2) {
+        let fixed = count_join(n, Stage::FixedMiddle, threads(2), &()).unwrap();
+        let unequal = count_join(n, Stage::Symmetric, threads(2), &()).unwrap();
+        assert_eq!(fixed.solutions, unequal.solutions, "n = {n}");
+        assert_ne!(fixed.units, unequal.units, "n = {n}: two different job lists");
     }
 }
 
@@ -27,7 +37,7 @@ fn every_stage_equals_the_reference() {
         let reference = count_join(n, Stage::Reference, threads(2), &())
             .unwrap()
             .solutions;
-        for stage in [Stage::Sliced, Stage::Symmetric] {
+        for stage in [Stage::Sliced, Stage::Symmetric, Stage::FixedMiddle] {
             let got = count_join(n, stage, threads(2), &()).unwrap().solutions;
             assert_eq!(got, reference, "n = {n}, {stage:?}");
         }
@@ -43,8 +53,10 @@ fn totals_never_depend_on_the_thread_count() {
     for n in [13, 14] {
         let want = known::total(n).unwrap();
         for t in [1, 2, 3, 7] {
-            let got = count_join(n, Stage::Symmetric, threads(t), &()).unwrap();
-            assert_eq!((got.solutions, got.threads), (want, t), "n = {n}");
+            for stage in [Stage::Symmetric, Stage::FixedMiddle] {
+                let got = count_join(n, stage, threads(t), &()).unwrap();
+                assert_eq!((got.solutions, got.threads), (want, t), "n = {n}, {stage:?}");
+            }
         }
     }
 }
@@ -67,7 +79,7 @@ impl Observer for Recorder {
 #[test]
 fn the_observer_sees_every_job_once_with_its_cost() {
     let recorder = Recorder::default();
-    let count = count_join(13, Stage::Symmetric, threads(3), &recorder).unwrap();
+    let count = count_join(13, Stage::FixedMiddle, threads(3), &recorder).unwrap();
     let (units, total_cost) = *recorder.start.lock().unwrap();
     let mut done = recorder.done.into_inner().unwrap();
     done.sort_by_key(|d| d.0);
@@ -78,7 +90,7 @@ fn the_observer_sees_every_job_once_with_its_cost() {
     );
     assert_eq!(done.iter().map(|d| d.1).sum::<u128>(), count.solutions);
     assert_eq!(done.iter().map(|d| d.2).sum::<u64>(), total_cost);
-    let plan = JoinPlan::new(13, Stage::Symmetric).unwrap();
+    let plan = JoinPlan::new(13, Stage::FixedMiddle).unwrap();
     for (job, (_, _, cost)) in plan.jobs().iter().zip(&done) {
         assert_eq!(job.cost, *cost, "costs are known before the jobs run");
     }
@@ -123,7 +135,7 @@ proptest! {
 #[ignore = "slow: seconds per size"]
 fn join_totals_match_a000170_for_17_and_18() {
     for n in [17, 18] {
-        let got = count_join(n, Stage::Symmetric, None, &()).unwrap();
+        let got = count_join(n, Stage::FixedMiddle, None, &()).unwrap();
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
     }
 }

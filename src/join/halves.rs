@@ -130,28 +130,72 @@ impl Geometry {
                 return;
             }
             let bottom_group = bottoms.group(bottom_rows, all_cols ^ cols);
-            for &Piece { falling, rising } in top_group {
-                // Top pieces sit h rows above bottom pieces: relative to a
-                // bottom piece their falling diagonals shift up by h.
-                let tf = u64::from(falling) << h;
-                let tr = u64::from(rising);
-                for b in bottom_group {
-                    let bf = u64::from(b.falling);
-                    let br = u64::from(b.rising) << h;
-                    if tf & bf == 0 && tr & br == 0 {
-                        let word = self.window((tf | bf) << c0, (tr | br) << c0);
-                        emit(word, centre_possible && b.rising & 1 == 1);
-                    }
-                }
-            }
+            // Top pieces sit h rows above bottom pieces.
+            pair_pieces(top_group, bottom_group, h, |falling, rising, bottom| {
+                let word = self.window(falling << c0, rising << c0);
+                emit(word, centre_possible && bottom.rising & 1 == 1);
+            });
         });
     }
+}
+
+/// Pairs every top piece with every bottom piece whose diagonals it does
+/// not meet. `drop` is how many rows the bottom piece's square sits below
+/// the top one's (their columns are the same). `emit` gets the pair's masks
+/// in one frame, falling diagonals as the bottom piece sees them and rising
+/// ones as the top piece does, and the bottom piece.
+#[inline]
+pub fn pair_pieces(
+    tops: &[Piece],
+    bottoms: &[Piece],
+    drop: u32,
+    mut emit: impl FnMut(u64, u64, &Piece),
+) {
+    for top in tops {
+        // Relative to the bottom square, the top square's falling diagonals
+        // are `drop` further up; the bottom square's rising ones likewise.
+        let tf = u64::from(top.falling) << drop;
+        let tr = u64::from(top.rising);
+        for bottom in bottoms {
+            let bf = u64::from(bottom.falling);
+            let br = u64::from(bottom.rising) << drop;
+            if tf & bf == 0 && tr & br == 0 {
+                emit(tf | bf, tr | br, bottom);
+            }
+        }
+    }
+}
+
+/// [`pair_pieces`] without the top pieces that touch `top_off` and the
+/// bottom pieces that touch `bottom_off` (local diagonal masks): filtering
+/// the pieces costs one test each, filtering the pairs one test per pair.
+/// `buffers` hold the kept pieces.
+#[inline]
+pub fn pair_pieces_avoiding(
+    tops: &[Piece],
+    bottoms: &[Piece],
+    drop: u32,
+    (top_off, bottom_off): (Piece, Piece),
+    buffers: &mut (Vec<Piece>, Vec<Piece>),
+    emit: impl FnMut(u64, u64, &Piece),
+) {
+    let avoids =
+        |off: Piece| move |p: &&Piece| p.falling & off.falling == 0 && p.rising & off.rising == 0;
+    let (kept_tops, kept_bottoms) = buffers;
+    kept_bottoms.clear();
+    kept_bottoms.extend(bottoms.iter().filter(avoids(bottom_off)));
+    if kept_bottoms.is_empty() {
+        return;
+    }
+    kept_tops.clear();
+    kept_tops.extend(tops.iter().filter(avoids(top_off)));
+    pair_pieces(kept_tops, kept_bottoms, drop, emit);
 }
 
 /// Calls `f` with every `k`-element subset of `0..width`, as a bit mask, in
 /// increasing order (Gosper's hack: the next larger integer with the same
 /// number of set bits).
-fn for_each_subset(width: u32, k: u32, mut f: impl FnMut(u32)) {
+pub fn for_each_subset(width: u32, k: u32, mut f: impl FnMut(u32)) {
     if k > width {
         return;
     }

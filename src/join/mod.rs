@@ -16,6 +16,7 @@
 
 pub mod halves;
 pub mod matcher;
+pub mod odd;
 pub mod quarter;
 
 use std::num::NonZeroUsize;
@@ -24,6 +25,7 @@ use rayon::prelude::*;
 
 use self::halves::{Geometry, Side, flip_weight, mirror_weight, right_weight, row_sets};
 use self::matcher::{SlicedMatcher, count_naive};
+use self::odd::{Middle, OddGeometry};
 use self::quarter::QuarterTable;
 use crate::engine::{Count, Error, MAX_THREADS, Observer};
 
@@ -41,8 +43,12 @@ pub enum Stage {
     /// Every row set, every half-board, the bit-sliced matcher.
     Sliced,
     /// Row sets up to the flip, left half-boards off the long diagonals,
-    /// weighted right half-boards, the bit-sliced matcher: the fast one.
+    /// weighted right half-boards, the bit-sliced matcher. Odd boards split
+    /// into unequal halves (the right one holds the middle column).
     Symmetric,
+    /// As `Symmetric` for even boards; odd boards fix the middle-column
+    /// queen and count 8 times the canonical placements (see [`odd`]).
+    FixedMiddle,
 }
 
 /// One row set: the unit of work.
@@ -55,8 +61,20 @@ pub struct Job {
     pub rows: u32,
     /// Estimated pair tests: left candidates times right candidates.
     pub cost: u64,
-    /// How many row sets this job stands for (1 or 2, by the flip).
+    /// How many times this job's pairs count (by the symmetries used).
     weight: u32,
+    /// Which family of half-boards the job pairs.
+    kind: Kind,
+}
+
+/// The families of jobs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Left and right halves of [`halves`] (even boards; odd boards split
+    /// unequally).
+    Halves,
+    /// Odd boards around a pre-placed middle queen ([`odd`]).
+    Odd(Middle),
 }
 
 /// Everything needed to run the jobs of one board size.
@@ -71,6 +89,9 @@ pub struct JoinPlan {
     /// half-boards that touch a long diagonal.
     top_left: QuarterTable,
     bottom_left: QuarterTable,
+    /// For odd boards in [`Stage::FixedMiddle`]: the split around the middle
+    /// row and column, and its quarter table (side h).
+    odd: Option<(OddGeometry, QuarterTable)>,
     jobs: Vec<Job>,
 }
 
@@ -84,30 +105,27 @@ impl JoinPlan {
             return Err(Error::BoardSize(n));
         }
         let geo = Geometry::new(n);
+        if stage == Stage::FixedMiddle && n % 2 == 1 {
+            return Ok(Self::fixed_middle(geo));
+        }
         let table = QuarterTable::new(geo.q);
         let mut jobs = Vec::new();
         for rows in row_sets(&geo) {
-            let weight = if stage == Stage::Symmetric {
-                flip_weight(&geo, rows)
-            } else {
+            let weight = if stage == Stage::Reference || stage == Stage::Sliced {
                 1
+            } else {
+                flip_weight(&geo, rows)
             };
             if weight > 0 {
                 let cost = candidates(&geo, &table, Side::Left, rows)
                     * candidates(&geo, &table, Side::Right, !rows & geo.all_rows());
-                let id = u32::try_from(jobs.len()).expect("fewer than 2^32 row sets");
-                jobs.push(Job {
-                    id,
-                    rows,
-                    cost,
-                    weight,
-                });
+                push_job(&mut jobs, rows, cost, weight, Kind::Halves);
             }
         }
         // Both long diagonals are local bit q - 1 of their family in the
         // quarter that holds them on the left.
         let long = 1 << (geo.q - 1);
-        let (top_left, bottom_left) = if stage == Stage::Symmetric {
+        let (top_left, bottom_left) = if matches!(stage, Stage::Symmetric | Stage::FixedMiddle) {
             (table.without(long, 0), table.without(0, long))
         } else {
             (table.without(0, 0), table.without(0, 0))
@@ -118,8 +136,43 @@ impl JoinPlan {
             table,
             top_left,
             bottom_left,
+            odd: None,
             jobs,
         })
+    }
+
+    /// The plan of an odd board by scheme F: for each `j`, every left row
+    /// set off the middle row and row `h + j`, weight 8; then the centre
+    /// family, with the flip and mirror weights.
+    fn fixed_middle(geo: Geometry) -> Self {
+        let odd = OddGeometry::new(geo.n);
+        let table = QuarterTable::new(odd.h);
+        let mut jobs = Vec::new();
+        let middles = (1..=odd.h).map(Middle::Column).chain([Middle::Centre]);
+        for middle in middles {
+            let free = odd.free_rows(middle);
+            for rows in row_sets(&geo).into_iter().filter(|r| r & !free == 0) {
+                let weight = match middle {
+                    Middle::Column(_) => 8,
+                    Middle::Centre => flip_weight(&geo, rows) * odd.centre_mirror_weight(rows),
+                };
+                if weight > 0 {
+                    let cost = odd.left_candidates(&table, rows)
+                        * odd.right_candidates(&table, middle, free & !rows);
+                    push_job(&mut jobs, rows, cost, weight, Kind::Odd(middle));
+                }
+            }
+        }
+        let empty = QuarterTable::new(1);
+        Self {
+            geo,
+            stage: Stage::FixedMiddle,
+            table: QuarterTable::new(1),
+            top_left: empty.without(0, 0),
+            bottom_left: empty,
+            odd: Some((odd, table)),
+            jobs,
+        }
     }
 
     /// The jobs, in id order.
@@ -136,8 +189,11 @@ impl JoinPlan {
 
     /// Counts the solutions of one job (its weight included).
     pub fn run_job(&self, job: &Job, scratch: &mut Scratch) -> u128 {
+        if let (Kind::Odd(middle), Some((odd, table))) = (job.kind, &self.odd) {
+            return self.run_odd_job(job, middle, odd, table, scratch);
+        }
         let geo = &self.geo;
-        let symmetric = self.stage == Stage::Symmetric;
+        let symmetric = matches!(self.stage, Stage::Symmetric | Stage::FixedMiddle);
         let (long_falling, long_rising) = geo.long_diagonals();
         let long = long_falling | long_rising;
 
@@ -182,10 +238,34 @@ impl JoinPlan {
         );
         let pairs = match self.stage {
             Stage::Reference => count_naive(left, queries),
-            Stage::Sliced | Stage::Symmetric => {
-                scratch.matcher.count(left, queries, geo.window_bits())
-            }
+            _ => scratch.matcher.count(left, queries, geo.window_bits()),
         };
+        u128::from(pairs) * u128::from(job.weight)
+    }
+
+    fn run_odd_job(
+        &self,
+        job: &Job,
+        middle: Middle,
+        odd: &OddGeometry,
+        table: &QuarterTable,
+        scratch: &mut Scratch,
+    ) -> u128 {
+        let left = &mut scratch.left;
+        left.clear();
+        odd.for_each_left(table, middle, job.rows, &mut scratch.pieces, |word| {
+            left.push(word);
+        });
+        if left.is_empty() {
+            return 0;
+        }
+        let queries = &mut scratch.queries;
+        queries.clear();
+        let right_rows = odd.free_rows(middle) & !job.rows;
+        odd.for_each_right(table, middle, right_rows, &mut scratch.pieces, |word| {
+            queries.push((word, 1));
+        });
+        let pairs = scratch.matcher.count(left, queries, odd.window_bits());
         u128::from(pairs) * u128::from(job.weight)
     }
 }
@@ -193,6 +273,7 @@ impl JoinPlan {
 /// Per-thread buffers, grown to the largest job and then reused.
 #[derive(Default)]
 pub struct Scratch {
+    pieces: (Vec<quarter::Piece>, Vec<quarter::Piece>),
     left: Vec<u64>,
     queries: Vec<(u64, u32)>,
     matcher: SlicedMatcher,
@@ -238,6 +319,17 @@ pub fn count_join(
     })
 }
 
+fn push_job(jobs: &mut Vec<Job>, rows: u32, cost: u64, weight: u32, kind: Kind) {
+    let id = u32::try_from(jobs.len()).expect("fewer than 2^32 jobs");
+    jobs.push(Job {
+        id,
+        rows,
+        cost,
+        weight,
+        kind,
+    });
+}
+
 /// How many (top piece, bottom piece) pairs a half-board generation for
 /// `rows` will test: an upper bound on the half-boards it yields.
 fn candidates(geo: &Geometry, table: &QuarterTable, side: Side, rows: u32) -> u64 {
@@ -270,8 +362,80 @@ mod tests {
     fn every_stage_counts_small_boards_right() {
         for n in MIN_N..=11 {
             let want = crate::known::total(n).unwrap();
-            for stage in [Stage::Reference, Stage::Sliced, Stage::Symmetric] {
+            for stage in [
+                Stage::Reference,
+                Stage::Sliced,
+                Stage::Symmetric,
+                Stage::FixedMiddle,
+            ] {
                 assert_eq!(total(n, stage), want, "n = {n}, {stage:?}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod odd_tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// Every solution of an odd board, keyed as scheme F files it: the
+    /// centre family, `(0 < i < j)` by `j`, or `None` (counted through the
+    /// symmetric images).
+    fn brute_force_families(n: u32) -> BTreeMap<Option<Middle>, u128> {
+        fn extend(p: &mut Vec<u32>, n: u32, out: &mut BTreeMap<Option<Middle>, u128>) {
+            let r = p.len() as u32;
+            if r == n {
+                let h = n / 2;
+                let i = i64::from(p[h as usize]) - i64::from(h);
+                let j = p.iter().position(|&c| c == h).unwrap() as i64 - i64::from(h);
+                let key = match (i, j) {
+                    (0, _) => Some(Middle::Centre),
+                    (i, j) if 0 < i && i < j => Some(Middle::Column(j as u32)),
+                    _ => None,
+                };
+                *out.entry(key).or_default() += 1;
+                return;
+            }
+            for c in 0..n {
+                let safe = p.iter().enumerate().all(|(row, &col)| {
+                    col != c
+                        && (i64::from(col) - i64::from(c)).unsigned_abs()
+                            != u64::from(r) - row as u64
+                });
+                if safe {
+                    p.push(c);
+                    extend(p, n, out);
+                    p.pop();
+                }
+            }
+        }
+        let mut out = BTreeMap::new();
+        extend(&mut Vec::new(), n, &mut out);
+        out
+    }
+
+    #[test]
+    fn each_odd_family_counts_what_a_brute_force_files_under_it() {
+        for n in [5u32, 7, 9, 11] {
+            let plan = JoinPlan::new(n, Stage::FixedMiddle).unwrap();
+            let mut scratch = Scratch::default();
+            let mut engine: BTreeMap<Option<Middle>, u128> = BTreeMap::new();
+            for job in plan.jobs() {
+                let Kind::Odd(middle) = job.kind else {
+                    panic!("odd plans have odd jobs")
+                };
+                *engine.entry(Some(middle)).or_default() += plan.run_job(job, &mut scratch);
+            }
+            let brute = brute_force_families(n);
+            for (family, count) in &engine {
+                let want = brute.get(family).copied().unwrap_or(0);
+                let want = if family == &Some(Middle::Centre) {
+                    want
+                } else {
+                    8 * want
+                };
+                assert_eq!(*count, want, "n = {n}, {family:?}");
             }
         }
     }

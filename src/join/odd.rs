@@ -1,0 +1,315 @@
+//! Odd boards with a fixed middle column (scheme F of the design note).
+//!
+//! On a board of `n = 2h + 1` the middle row and the middle column each hold
+//! one queen. Either one queen is at the centre `(h, h)` and holds both, or
+//! the middle-row queen is at `(h, h + i)` and the middle-column queen at
+//! `(h + j, h)` with `i, j != 0` and `|i| != |j|`. The eight symmetries map
+//! `(i, j)` to `(±i, ±j)` and `(±j, ±i)`, eight different pairs, exactly one
+//! of which has `0 < i < j`: so the solutions with `0 < i < j`, counted 8
+//! times, are all the non-centre ones.
+//!
+//! Without the middle row and column the board is four `h` x `h` quarters:
+//!
+//! ```text
+//!        c: 0 .. h-1   h   h+1 .. 2h
+//!   r     +-----------+---+-----------+
+//!   0..h-1|    TL     |   |    TR     |   left half: TL + BL, h queens
+//!   h     |- - - - - -| + |- - Q - - -|   middle row: its queen (h, h+i)
+//!   ..    |    BL     | Q |    BR     |   belongs to the right half
+//!   2h    +-----------+---+-----------+   middle column: (h+j, h) is fixed
+//! ```
+//!
+//! A job fixes `j` and the left rows X (h of the 2h - 1 rows that are not
+//! `h` or `h + j`). Left half-boards avoid the fixed queen's diagonals; right
+//! half-boards are a TR and a BR piece using `h - 1` of the right columns,
+//! the free column taking the middle-row queen, `i < j`. The centre family
+//! is one more join per row set, with the flip and mirror rules of even
+//! boards. Both halves are compared on the diagonals `c - r` in
+//! `1-h ..= h-1` and `c + r` in `h+1 ..= 3h-1`: `4h - 2 = 2n - 4` bits.
+//!
+//! This module generates the half-boards of these jobs; it never counts.
+
+use super::halves::{for_each_subset, pair_pieces_avoiding};
+use super::quarter::Piece;
+use super::quarter::QuarterTable;
+
+/// The split of an odd board around its middle row and column.
+#[derive(Clone, Copy, Debug)]
+pub struct OddGeometry {
+    /// Board size, odd.
+    pub n: u32,
+    /// Quarter side, `(n - 1) / 2`.
+    pub h: u32,
+    family: u64,
+}
+
+/// What a job pre-places on the middle row and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Middle {
+    /// A queen at the centre.
+    Centre,
+    /// The middle-column queen at `(h + j, h)`, the middle-row queen in the
+    /// right half at `(h, h + i)` with `0 < i < j`.
+    Column(u32),
+}
+
+impl OddGeometry {
+    /// The split of an odd `n`-board, `5 <= n <= 25`.
+    #[must_use]
+    pub fn new(n: u32) -> Self {
+        assert!(
+            n % 2 == 1 && (5..=25).contains(&n),
+            "scheme F needs an odd 5 <= n <= 25, not {n}"
+        );
+        let h = n / 2;
+        Self {
+            n,
+            h,
+            family: (1u64 << (2 * h - 1)) - 1,
+        }
+    }
+
+    /// Bits in a window word.
+    #[must_use]
+    pub const fn window_bits(&self) -> u32 {
+        4 * self.h - 2
+    }
+
+    /// Every row but the middle one.
+    #[must_use]
+    pub const fn rows_off_middle(&self) -> u32 {
+        ((1 << self.n) - 1) & !(1 << self.h)
+    }
+
+    /// The rows a job's half-boards may use: all but the middle row and the
+    /// fixed middle-column queen's row.
+    #[must_use]
+    pub const fn free_rows(&self, middle: Middle) -> u32 {
+        match middle {
+            Middle::Centre => self.rows_off_middle(),
+            Middle::Column(j) => self.rows_off_middle() & !(1 << (self.h + j)),
+        }
+    }
+
+    /// The quarter offsets, `(row, column)`: TL, BL, TR, BR.
+    const fn offsets(&self) -> [(u32, u32); 4] {
+        let o = self.h + 1;
+        [(0, 0), (o, 0), (0, o), (o, o)]
+    }
+
+    /// The global diagonals `falling` (`c - r + n - 1`) and `rising`
+    /// (`c + r`) as local masks of each quarter they cross (TL, BL, TR, BR);
+    /// a diagonal that misses a quarter sets no bit there. A quarter at
+    /// `(r0, c0)` numbers falling diagonals from `c0 - r0 + h + 1` and
+    /// rising ones from `c0 + r0`.
+    fn off_limits(&self, falling: &[u32], rising: &[u32]) -> [Piece; 4] {
+        let width = 2 * self.h - 1;
+        let local = |global: u32, base: u32| match global.checked_sub(base) {
+            Some(bit) if bit < width => 1 << bit,
+            _ => 0,
+        };
+        self.offsets().map(|(r0, c0)| Piece {
+            falling: falling
+                .iter()
+                .map(|&a| local(a + r0, c0 + self.h + 1))
+                .fold(0, |m, b| m | b),
+            rising: rising
+                .iter()
+                .map(|&b| local(b, c0 + r0))
+                .fold(0, |m, b| m | b),
+        })
+    }
+
+    /// The pre-placed middle-column queen's diagonals, local to each
+    /// quarter: at `(h + j, h)`, or the centre for `j = 0`.
+    fn forbidden(&self, middle: Middle) -> [Piece; 4] {
+        let j = match middle {
+            Middle::Centre => 0,
+            Middle::Column(j) => j,
+        };
+        self.off_limits(&[2 * self.h - j], &[2 * self.h + j])
+    }
+
+    #[inline]
+    fn window(&self, falling: u64, rising: u64) -> u64 {
+        let lo = self.h + 1;
+        ((falling >> lo) & self.family) | (((rising >> lo) & self.family) << (2 * self.h - 1))
+    }
+
+    /// Calls `emit(word)` for every left half-board on the rows `rows` that
+    /// avoids the pre-placed queen's diagonals.
+    pub fn for_each_left(
+        &self,
+        table: &QuarterTable,
+        middle: Middle,
+        rows: u32,
+        buffers: &mut (Vec<Piece>, Vec<Piece>),
+        mut emit: impl FnMut(u64),
+    ) {
+        let h = self.h;
+        let (top, bottom) = (rows & ((1 << h) - 1), rows >> (h + 1));
+        let all = (1u32 << h) - 1;
+        let [tl, bl, _, _] = self.forbidden(middle);
+        for_each_subset(h, top.count_ones(), |cols| {
+            let tops = table.group(top, cols);
+            if tops.is_empty() {
+                return;
+            }
+            // TL at (0, 0), BL at (h + 1, 0): the masks are already global.
+            let bottoms = table.group(bottom, all ^ cols);
+            pair_pieces_avoiding(
+                tops,
+                bottoms,
+                h + 1,
+                (tl, bl),
+                buffers,
+                |falling, rising, _| {
+                    emit(self.window(falling, rising));
+                },
+            );
+        });
+    }
+
+    /// Calls `emit(word)` for every right half-board on the rows `rows`
+    /// (and, for [`Middle::Column`], the middle row) that avoids the
+    /// pre-placed queen's diagonals.
+    pub fn for_each_right(
+        &self,
+        table: &QuarterTable,
+        middle: Middle,
+        rows: u32,
+        buffers: &mut (Vec<Piece>, Vec<Piece>),
+        mut emit: impl FnMut(u64),
+    ) {
+        let h = self.h;
+        let (top, bottom) = (rows & ((1 << h) - 1), rows >> (h + 1));
+        let all = (1u32 << h) - 1;
+        let [_, _, tr, br] = self.forbidden(middle);
+        // TR at (0, h + 1), BR at (h + 1, h + 1): in global coordinates
+        // both families shift by h + 1.
+        let shift = h + 1;
+        for_each_subset(h, top.count_ones(), |cols| {
+            let tops = table.group(top, cols);
+            if tops.is_empty() {
+                return;
+            }
+            let rest = all ^ cols;
+            match middle {
+                Middle::Centre => {
+                    let bottoms = table.group(bottom, rest);
+                    pair_pieces_avoiding(tops, bottoms, h + 1, (tr, br), buffers, |f, r, _| {
+                        emit(self.window(f << shift, r << shift));
+                    });
+                }
+                Middle::Column(j) => {
+                    // The one right column the pieces leave free takes the
+                    // middle-row queen (h, h + 1 + c): i = c + 1 < j; the
+                    // pieces keep off its diagonals.
+                    let mut free = rest & ((1 << (j - 1)) - 1);
+                    while free != 0 {
+                        let c = free.trailing_zeros();
+                        free &= free - 1;
+                        let queen = 2 * h + 1 + c; // its diagonal in both families
+                        let [_, _, q_tr, q_br] = self.off_limits(&[queen], &[queen]);
+                        let top_off = Piece {
+                            falling: tr.falling | q_tr.falling,
+                            rising: tr.rising | q_tr.rising,
+                        };
+                        let bottom_off = Piece {
+                            falling: br.falling | q_br.falling,
+                            rising: br.rising | q_br.rising,
+                        };
+                        let queen = 1u64 << queen;
+                        let bottoms = table.group(bottom, rest ^ (1 << c));
+                        pair_pieces_avoiding(
+                            tops,
+                            bottoms,
+                            h + 1,
+                            (top_off, bottom_off),
+                            buffers,
+                            |f, r, _| {
+                                let (falling, rising) = (f << shift, r << shift);
+                                debug_assert_eq!((falling | rising) & queen, 0);
+                                emit(self.window(falling | queen, rising | queen));
+                            },
+                        );
+                    }
+                }
+            }
+        });
+    }
+}
+
+impl OddGeometry {
+    /// Top-times-bottom piece pairs a left generation on `rows` tests.
+    #[must_use]
+    pub fn left_candidates(&self, table: &QuarterTable, rows: u32) -> u64 {
+        let h = self.h;
+        let (top, bottom, all) = (rows & ((1 << h) - 1), rows >> (h + 1), (1u32 << h) - 1);
+        let mut pairs = 0;
+        for_each_subset(h, top.count_ones(), |cols| {
+            pairs += (table.group(top, cols).len() * table.group(bottom, all ^ cols).len()) as u64;
+        });
+        pairs
+    }
+
+    /// Top-times-bottom piece pairs a right generation on `rows` tests.
+    #[must_use]
+    pub fn right_candidates(&self, table: &QuarterTable, middle: Middle, rows: u32) -> u64 {
+        let h = self.h;
+        let (top, bottom, all) = (rows & ((1 << h) - 1), rows >> (h + 1), (1u32 << h) - 1);
+        let mut pairs = 0;
+        for_each_subset(h, top.count_ones(), |cols| {
+            let tops = table.group(top, cols).len() as u64;
+            let rest = all ^ cols;
+            pairs += match middle {
+                Middle::Centre => tops * table.group(bottom, rest).len() as u64,
+                Middle::Column(j) => {
+                    let mut free = rest & ((1 << (j - 1)) - 1);
+                    let mut sum = 0;
+                    while free != 0 {
+                        let c = free.trailing_zeros();
+                        free &= free - 1;
+                        sum += tops * table.group(bottom, rest ^ (1 << c)).len() as u64;
+                    }
+                    sum
+                }
+            };
+        });
+        pairs
+    }
+
+    /// The mirror rule for the centre family: the mirror swaps the halves
+    /// (both h wide) and maps the left rows X to their complement among
+    /// the rows off the middle; one of the two takes weight 2, chosen by the
+    /// first row where X and its flip agree (as for even boards).
+    #[must_use]
+    pub fn centre_mirror_weight(&self, rows: u32) -> u32 {
+        let flipped = rows.reverse_bits() >> (32 - self.n);
+        let agree = !(rows ^ flipped) & self.rows_off_middle();
+        if agree == 0 {
+            1
+        } else if rows & agree & agree.wrapping_neg() != 0 {
+            2
+        } else {
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_is_2n_minus_4_bits() {
+        assert_eq!(OddGeometry::new(19).window_bits(), 34);
+    }
+
+    #[test]
+    fn free_rows_leave_out_the_middle_and_the_fixed_queen() {
+        let geo = OddGeometry::new(7);
+        assert_eq!(geo.free_rows(Middle::Centre), 0b111_0111);
+        assert_eq!(geo.free_rows(Middle::Column(2)), 0b101_0111);
+    }
+}
