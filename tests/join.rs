@@ -27,7 +27,10 @@ fn the_odd_scheme_equals_unequal_halves_up_to_15() {
         let fixed = count_join(n, Stage::FixedMiddle, threads(2), &()).unwrap();
         let unequal = count_join(n, Stage::Symmetric, threads(2), &()).unwrap();
         assert_eq!(fixed.solutions, unequal.solutions, "n = {n}");
-        assert_ne!(fixed.units, unequal.units, "n = {n}: two different job lists");
+        assert_ne!(
+            fixed.units, unequal.units,
+            "n = {n}: two different job lists"
+        );
     }
 }
 
@@ -55,7 +58,11 @@ fn totals_never_depend_on_the_thread_count() {
         for t in [1, 2, 3, 7] {
             for stage in [Stage::Symmetric, Stage::FixedMiddle] {
                 let got = count_join(n, stage, threads(t), &()).unwrap();
-                assert_eq!((got.solutions, got.threads), (want, t), "n = {n}, {stage:?}");
+                assert_eq!(
+                    (got.solutions, got.threads),
+                    (want, t),
+                    "n = {n}, {stage:?}"
+                );
             }
         }
     }

@@ -34,38 +34,84 @@ pub fn count_naive(stored: &[u64], queries: &[(u64, u32)]) -> u64 {
 /// The bit-sliced matcher, with buffers reused from job to job.
 #[derive(Default)]
 pub struct SlicedMatcher {
-    /// Tables for `L = 8`, `4`, `2`, `1`: `blocks * chunks * 32` entries.
-    wide: Vec<[u64; 8]>,
-    mid: Vec<[u64; 4]>,
-    narrow: Vec<[u64; 2]>,
-    single: Vec<[u64; 1]>,
+    /// Tables for blocks of `64 * L` words, `L = 8`, `4`, `2`, `1`.
+    wide: Tables<8>,
+    mid: Tables<4>,
+    narrow: Tables<2>,
+    single: Tables<1>,
+    /// The stored words of a set too small for tables.
+    small: Vec<u64>,
+    built: Built,
+}
+
+/// The chunk tables of a stored set, `blocks * chunks * 32` entries, and
+/// the column buffer they are built from.
+struct Tables<const L: usize> {
+    entries: Vec<[u64; L]>,
+    columns: Vec<[u64; L]>,
+}
+
+impl<const L: usize> Default for Tables<L> {
+    fn default() -> Self {
+        Self {
+            entries: Vec::new(),
+            columns: Vec::new(),
+        }
+    }
 }
 
 impl SlicedMatcher {
     /// Counts the weighted compatible pairs between `stored` and `queries`,
     /// whose words use only the low `bits` bits.
     pub fn count(&mut self, stored: &[u64], queries: &[(u64, u32)], bits: u32) -> u64 {
-        if stored.len() < SMALL || queries.is_empty() {
-            return count_naive(stored, queries);
+        if queries.is_empty() {
+            return 0;
         }
+        self.build(stored, bits);
+        self.count_built(queries)
+    }
+
+    /// Builds the tables of `stored` (words of the low `bits` bits), to
+    /// count queries against with [`Self::count_built`].
+    pub fn build(&mut self, stored: &[u64], bits: u32) {
         let chunks = bits.div_ceil(CHUNK) as usize;
-        match stored.len() {
-            0..=64 => run::<1>(&mut self.single, stored, queries, chunks),
-            65..=128 => run::<2>(&mut self.narrow, stored, queries, chunks),
-            129..=256 => run::<4>(&mut self.mid, stored, queries, chunks),
-            _ => run::<8>(&mut self.wide, stored, queries, chunks),
+        self.built = match stored.len() {
+            0..SMALL => {
+                self.small.clear();
+                self.small.extend_from_slice(stored);
+                Built::Small
+            }
+            SMALL..=64 => Built::Single(build(&mut self.single, stored, chunks)),
+            65..=128 => Built::Narrow(build(&mut self.narrow, stored, chunks)),
+            129..=256 => Built::Mid(build(&mut self.mid, stored, chunks)),
+            _ => Built::Wide(build(&mut self.wide, stored, chunks)),
+        };
+    }
+
+    /// Counts `queries` against the stored words of the last
+    /// [`Self::build`].
+    #[must_use]
+    pub fn count_built(&self, queries: &[(u64, u32)]) -> u64 {
+        match self.built {
+            Built::Small => count_naive(&self.small, queries),
+            Built::Single(chunks) => simd::count(&self.single.entries, queries, chunks),
+            Built::Narrow(chunks) => simd::count(&self.narrow.entries, queries, chunks),
+            Built::Mid(chunks) => simd::count(&self.mid.entries, queries, chunks),
+            Built::Wide(chunks) => simd::count(&self.wide.entries, queries, chunks),
         }
     }
 }
 
-fn run<const L: usize>(
-    table: &mut Vec<[u64; L]>,
-    stored: &[u64],
-    queries: &[(u64, u32)],
-    chunks: usize,
-) -> u64 {
-    build::<L>(table, stored, chunks);
-    simd::count::<L>(table, queries, chunks)
+/// Which tables hold the last stored set, and its chunk count.
+#[derive(Clone, Copy, Debug, Default)]
+enum Built {
+    /// Too few words for tables: kept as they are.
+    #[default]
+    Small,
+    Single(usize),
+    Narrow(usize),
+    Mid(usize),
+    Wide(usize),
 }
 
 /// The counting loop for the CPU at hand, picked at run time: the binary
@@ -144,12 +190,17 @@ mod simd {
 }
 
 /// Fills `table` with the chunk tables of every block of `stored`.
-fn build<const L: usize>(table: &mut Vec<[u64; L]>, stored: &[u64], chunks: usize) {
+fn build<const L: usize>(tables: &mut Tables<L>, stored: &[u64], chunks: usize) -> usize {
     let lanes = 64 * L;
     let blocks = stored.len().div_ceil(lanes);
+    let Tables {
+        entries: table,
+        columns,
+    } = tables;
     table.clear();
     table.resize(blocks * chunks * ENTRIES, [0; L]);
-    let mut columns = vec![[0u64; L]; chunks * CHUNK as usize];
+    columns.clear();
+    columns.resize(chunks * CHUNK as usize, [0; L]);
     for (block, words) in stored.chunks(lanes).enumerate() {
         // Column t, lane k: word k lacks bit t. Start from "lacks every bit"
         // for the real lanes (padding lanes stay 0 in chunk 0 below).
@@ -177,6 +228,7 @@ fn build<const L: usize>(table: &mut Vec<[u64; L]>, stored: &[u64], chunks: usiz
             }
         }
     }
+    chunks
 }
 
 /// Sums, over queries and blocks, the weighted popcount of the AND of the
@@ -207,9 +259,9 @@ fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[(u64, u32)], chun
 #[doc(hidden)]
 pub fn count_portable(stored: &[u64], queries: &[(u64, u32)], bits: u32) -> u64 {
     let chunks = bits.div_ceil(CHUNK) as usize;
-    let mut table: Vec<[u64; 8]> = Vec::new();
-    build::<8>(&mut table, stored, chunks);
-    count_sliced::<8>(&table, queries, chunks)
+    let mut tables = Tables::<8>::default();
+    let chunks = build::<8>(&mut tables, stored, chunks);
+    count_sliced::<8>(&tables.entries, queries, chunks)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ pub mod halves;
 pub mod matcher;
 pub mod odd;
 pub mod quarter;
+pub mod sieve;
 
 use std::num::NonZeroUsize;
 
@@ -27,6 +28,7 @@ use self::halves::{Geometry, Side, flip_weight, mirror_weight, right_weight, row
 use self::matcher::{SlicedMatcher, count_naive};
 use self::odd::{Middle, OddGeometry};
 use self::quarter::QuarterTable;
+use self::sieve::Sieve;
 use crate::engine::{Count, Error, MAX_THREADS, Observer};
 
 /// The smallest board the join handles; smaller ones are the backtracker's.
@@ -238,7 +240,10 @@ impl JoinPlan {
         );
         let pairs = match self.stage {
             Stage::Reference => count_naive(left, queries),
-            _ => scratch.matcher.count(left, queries, geo.window_bits()),
+            Stage::Sliced | Stage::Symmetric => {
+                scratch.matcher.count(left, queries, geo.window_bits())
+            }
+            Stage::FixedMiddle => scratch.sieve.count(left, queries, geo.window_bits()),
         };
         u128::from(pairs) * u128::from(job.weight)
     }
@@ -265,7 +270,7 @@ impl JoinPlan {
         odd.for_each_right(table, middle, right_rows, &mut scratch.pieces, |word| {
             queries.push((word, 1));
         });
-        let pairs = scratch.matcher.count(left, queries, odd.window_bits());
+        let pairs = scratch.sieve.count(left, queries, odd.window_bits());
         u128::from(pairs) * u128::from(job.weight)
     }
 }
@@ -277,6 +282,7 @@ pub struct Scratch {
     left: Vec<u64>,
     queries: Vec<(u64, u32)>,
     matcher: SlicedMatcher,
+    sieve: Sieve,
 }
 
 /// Counts the `n`-queens solutions with the join engine on a pool of
