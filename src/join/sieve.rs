@@ -165,11 +165,11 @@ fn block_visits(stored_by: &[u64; BUCKETS], queries_by: &[u64; BUCKETS], k: usiz
         groups[value & mask] += queries_by[value];
     }
     let mut visits = 0;
-    for bucket in 0..1usize << k {
-        if sizes[bucket] == 0 {
+    for (bucket, &size) in sizes.iter().enumerate().take(1 << k) {
+        if size == 0 {
             continue;
         }
-        let blocks = sizes[bucket].div_ceil(64);
+        let blocks = size.div_ceil(64);
         visits += blocks * 4;
         let mut group = bucket;
         loop {
