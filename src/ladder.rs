@@ -311,7 +311,7 @@ fn flags(n: usize) -> u128 {
         diag: vec![false; 2 * n - 1],
         solutions: 0,
     };
-    state.from_row(0);
+    state.place_rows_from(0);
     state.solutions
 }
 
@@ -324,7 +324,7 @@ struct Flags {
 }
 
 impl Flags {
-    fn from_row(&mut self, row: usize) {
+    fn place_rows_from(&mut self, row: usize) {
         let n = self.n;
         if row == n {
             self.solutions += 1;
@@ -334,7 +334,7 @@ impl Flags {
             let (a, d) = (row + col, row + n - 1 - col);
             if !self.cols[col] && !self.anti[a] && !self.diag[d] {
                 (self.cols[col], self.anti[a], self.diag[d]) = (true, true, true);
-                self.from_row(row + 1);
+                self.place_rows_from(row + 1);
                 (self.cols[col], self.anti[a], self.diag[d]) = (false, false, false);
             }
         }

@@ -2,7 +2,13 @@
 //!
 //! Data goes to stdout (a table, or JSON lines with `--json`); progress,
 //! warnings and errors go to stderr. Exit codes: 0 success, 1 runtime
-//! failure, 2 bad usage, 3 a count that disagrees with the OEIS.
+//! failure (or, for `one` and `check`, no solution / an invalid board), 2 bad
+//! usage or unreadable input, 3 a count that disagrees with the OEIS.
+//!
+//! The `count` handler lives here; the other subcommands' handlers live in
+//! [`cli`], one file each.
+
+mod cli;
 
 use std::io::{self, IsTerminal, Write};
 use std::num::NonZeroUsize;
@@ -16,7 +22,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use queens::engine::MAX_THREADS;
 use queens::kernel::MAX_N;
 use queens::units::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
-use queens::{Config, Observer, WorkUnit, count_parallel, known};
+use queens::{
+    Algorithm, Config, Observer, WorkUnit, count_parallel, count_serial, count_with, known,
+};
 use serde::Serialize;
 
 #[global_allocator]
@@ -42,6 +50,14 @@ struct Cli {
 enum Command {
     /// Count the solutions for a board size, or for each size in a range.
     Count(CountArgs),
+    /// List every solution, in lexicographic order, streamed.
+    List(cli::list::ListArgs),
+    /// Print one solution for any board size, instantly, by formula.
+    One(cli::one::OneArgs),
+    /// Check boards in any format `list` writes: ok, or the first clash.
+    Check(cli::check::CheckArgs),
+    /// Time each algorithm of the ladder, from brute force to the engine.
+    Ladder(cli::ladder::LadderArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -72,6 +88,15 @@ struct CountArgs {
     /// the symmetry classes by size.
     #[arg(long)]
     unique: bool,
+
+    /// Count with this step of the ladder (see `queens ladder`); --threads
+    /// and --split-depth apply to bitmask and parallel only.
+    #[arg(long, value_name = "NAME", value_enum, default_value_t = cli::AlgorithmArg::Parallel)]
+    algorithm: cli::AlgorithmArg,
+
+    /// Run a slow algorithm on a board it would take over a minute on.
+    #[arg(long)]
+    force: bool,
 }
 
 /// The board sizes to count: an inclusive range (a single n is `n..=n`).
@@ -137,11 +162,13 @@ struct CountRecord {
     elapsed_secs: f64,
     /// Threads in the pool that counted.
     threads: usize,
-    /// Rows fixed per work unit.
-    split_depth: u32,
-    /// Work units searched.
-    units: usize,
-    /// Engine that counted.
+    /// Rows fixed per work unit (null for the slow algorithms, which have
+    /// no units).
+    split_depth: Option<u32>,
+    /// Work units searched (null for the slow algorithms).
+    units: Option<usize>,
+    /// The algorithm that counted: `mirror` for the default parallel
+    /// engine, else the `--algorithm` name.
     engine: &'static str,
     /// The OEIS A000170 value, or null where none is published.
     known: Option<u128>,
@@ -175,7 +202,10 @@ struct UniqueRecord {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(err) => return usage_error(&err),
+        Err(err) => {
+            let subcommand = std::env::args().nth(1).unwrap_or_default();
+            return usage_error(&err, &subcommand);
+        }
     };
     match run(cli) {
         Ok(code) => code,
@@ -189,7 +219,7 @@ fn main() -> ExitCode {
 
 /// Help and version go out as clap writes them; every other parse error
 /// becomes one line on stderr and exit code 2.
-fn usage_error(err: &clap::Error) -> ExitCode {
+fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
     use clap::error::ErrorKind;
     match err.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -203,7 +233,10 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         _ => {}
     }
     let line = if err.kind() == ErrorKind::MissingRequiredArgument {
-        format!("missing board size: {SIZE_SYNTAX} (for example 'queens count 12')")
+        match subcommand {
+            "list" | "one" | "ladder" => cli::missing_size(subcommand),
+            _ => format!("missing board size: {SIZE_SYNTAX} (for example 'queens count 12')"),
+        }
     } else {
         // clap's message runs until the first blank line; tips and usage follow.
         let text = err.to_string();
@@ -227,6 +260,10 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Count(args) => run_count(&args),
+        Command::List(args) => cli::list::run(&args),
+        Command::One(args) => cli::one::run(&args),
+        Command::Check(args) => cli::check::run(&args),
+        Command::Ladder(args) => cli::ladder::run(&args),
     }
 }
 
@@ -237,6 +274,11 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
     };
     let human = !args.json && !args.quiet;
     let Sizes { first, last } = args.sizes;
+    let algorithm = Algorithm::from(args.algorithm);
+    if let Some(refusal) = cli::refuse_size(algorithm, last, args.force) {
+        eprintln!("queens: {refusal}");
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     if last > LARGEST_KNOWN && !args.quiet {
         eprintln!(
             "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will check \
@@ -260,8 +302,8 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
     for n in first..=last {
         let progress = Progress::new(n, show_progress);
         let started = Instant::now();
-        let count =
-            count_parallel(n, &config, &progress).with_context(|| format!("counting n = {n}"))?;
+        let count = count_by(algorithm, n, &config, &progress)
+            .with_context(|| format!("counting n = {n}"))?;
         progress.finish();
         let unique = match args
             .unique
@@ -298,7 +340,7 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 threads: count.threads,
                 split_depth: count.split_depth,
                 units: count.units,
-                engine: "mirror",
+                engine: count.engine,
                 known,
                 matches_known,
                 unique,
@@ -341,6 +383,51 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
         ExitCode::from(EXIT_MISMATCH)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// A count by any algorithm, with what the engines report about it.
+struct Counted {
+    solutions: u128,
+    threads: usize,
+    /// Rows fixed per work unit (bitmask and parallel only).
+    split_depth: Option<u32>,
+    /// Work units searched (bitmask and parallel only).
+    units: Option<usize>,
+    /// `mirror` for the parallel engine (its name before the ladder came),
+    /// else the algorithm's name.
+    engine: &'static str,
+}
+
+fn count_by(
+    algorithm: Algorithm,
+    n: u32,
+    config: &Config,
+    progress: &Progress,
+) -> anyhow::Result<Counted> {
+    let engine = match algorithm {
+        Algorithm::Parallel => count_parallel(n, config, progress)?,
+        Algorithm::Bitmask => count_serial(n, config, progress)?,
+        slow => {
+            return Ok(Counted {
+                solutions: count_with(slow, n, config)?,
+                threads: 1,
+                split_depth: None,
+                units: None,
+                engine: slow.name(),
+            });
+        }
+    };
+    Ok(Counted {
+        solutions: engine.solutions,
+        threads: engine.threads,
+        split_depth: Some(engine.split_depth),
+        units: Some(engine.units),
+        engine: if algorithm == Algorithm::Parallel {
+            "mirror"
+        } else {
+            algorithm.name()
+        },
     })
 }
 
@@ -390,7 +477,7 @@ fn report_mismatches(
     found
 }
 
-fn format_duration(d: Duration) -> String {
+pub(crate) fn format_duration(d: Duration) -> String {
     let secs = d.as_secs_f64();
     if secs < 1.0 {
         format!("{:.2} ms", secs * 1e3)

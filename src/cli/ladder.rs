@@ -1,0 +1,124 @@
+//! `queens ladder N`: counts N with every algorithm of the ladder that
+//! finishes within about a minute, and prints each one's time and its
+//! speed-up over the step before.
+//!
+//! A count that takes under [`REPEAT_BELOW`] is repeated until the runs add
+//! up to [`REPEAT_UNTIL`], and the mean is shown, so that the speed-ups of
+//! small boards are not timer noise. Every count is checked against OEIS
+//! A000170; a disagreement exits 3, as for `count`.
+
+use std::io::Write;
+use std::num::NonZeroUsize;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use queens::kernel::MAX_N;
+use queens::{Algorithm, Config, count_with, known};
+
+/// A first run shorter than this is repeated.
+const REPEAT_BELOW: Duration = Duration::from_millis(50);
+/// Repeated runs go on until they add up to this.
+const REPEAT_UNTIL: Duration = Duration::from_millis(200);
+
+#[derive(Debug, clap::Args)]
+pub struct LadderArgs {
+    /// Board size N (1 to 32).
+    #[arg(value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| super::parse_board_size(s, MAX_N))]
+    n: u32,
+
+    /// Also run the steps that would take longer than about a minute.
+    #[arg(long)]
+    force: bool,
+
+    /// Worker threads for the parallel step [default: all cores, or
+    /// RAYON_NUM_THREADS].
+    #[arg(short = 'j', long, value_name = "T", value_parser = crate::parse_threads)]
+    threads: Option<NonZeroUsize>,
+}
+
+pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    let config = Config {
+        threads: args.threads,
+        ..Config::default()
+    };
+    let known = known::total(n);
+    let mut out = super::stdout();
+    writeln!(
+        out,
+        "{:<14}  {:>20}  {:>10}  {:>9}  OEIS A000170",
+        format!("n = {n}"),
+        "solutions",
+        "time",
+        "speed-up"
+    )?;
+    out.flush()?;
+    let mut previous: Option<Duration> = None;
+    let mut mismatches = 0;
+    for algorithm in Algorithm::ALL {
+        if let Some(refusal) = super::refuse_size(algorithm, n, args.force) {
+            let why = refusal
+                .split_once(": ")
+                .map_or(refusal.as_str(), |(_, why)| why);
+            writeln!(out, "{:<14}  skipped: {why}", algorithm.name())?;
+            out.flush()?;
+            continue;
+        }
+        let (solutions, time) = timed(|| count_with(algorithm, n, &config))?;
+        let speed_up = previous.map_or_else(
+            || "-".to_owned(),
+            |p| format!("{:.1}x", p.as_secs_f64() / time.as_secs_f64().max(1e-9)),
+        );
+        let verdict = match known {
+            Some(k) if k == solutions => "ok".to_owned(),
+            Some(k) => {
+                mismatches += 1;
+                format!("MISMATCH (known: {k})")
+            }
+            None => "unknown".to_owned(),
+        };
+        writeln!(
+            out,
+            "{:<14}  {solutions:>20}  {:>10}  {speed_up:>9}  {verdict}",
+            algorithm.name(),
+            format_time(time),
+        )?;
+        out.flush()?;
+        previous = Some(time);
+    }
+    if mismatches > 0 {
+        eprintln!(
+            "queens: MISMATCH for n = {n}: {mismatches} algorithm(s) disagree with OEIS A000170. \
+             This is a bug in queens or a hardware fault: please report it."
+        );
+        return Ok(ExitCode::from(crate::EXIT_MISMATCH));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `count` once, or, when that is quick, until the runs add up to
+/// [`REPEAT_UNTIL`]; returns its result and the mean time of a run.
+fn timed<E>(mut count: impl FnMut() -> Result<u128, E>) -> Result<(u128, Duration), E> {
+    let started = Instant::now();
+    let solutions = count()?;
+    let first = started.elapsed();
+    if first >= REPEAT_BELOW {
+        return Ok((solutions, first));
+    }
+    let mut runs = 1u32;
+    while started.elapsed() < REPEAT_UNTIL {
+        count()?;
+        runs += 1;
+    }
+    Ok((solutions, started.elapsed() / runs))
+}
+
+/// Microseconds below a millisecond: the quick steps differ there.
+fn format_time(d: Duration) -> String {
+    if d < Duration::from_millis(1) {
+        format!("{:.2} us", d.as_secs_f64() * 1e6)
+    } else {
+        crate::format_duration(d)
+    }
+}
