@@ -367,9 +367,11 @@ impl<R: BufRead> Boards<R> {
                 Some(b']') => return Err(grid.too_few_rows(input.line)),
                 Some(b',') => {
                     return Err(input.malformed(format!(
-                        "board {index} has more than {} rows, but its first row (line {}) has {} \
-                         squares: a board has as many rows as columns",
-                        grid.rows, grid.first_line, grid.rows
+                        "board {index} has more than {}, but its first row (line {}) has {}: a \
+                         board has as many rows as columns",
+                        counted(grid.rows, "row"),
+                        grid.first_line,
+                        counted(grid.rows, "square")
                     )));
                 }
                 other => {
@@ -676,9 +678,12 @@ impl Grid {
         ReadError::Malformed {
             line,
             message: format!(
-                "board {} ends after {} rows, but its first row (line {}) has {n} squares: a \
-                 board has as many rows as columns",
-                self.index, self.rows, self.first_line
+                "board {} ends after {}, but its first row (line {}) has {}: a board has as \
+                 many rows as columns",
+                self.index,
+                counted(self.rows, "row"),
+                self.first_line,
+                counted(n, "square")
             ),
         }
     }
@@ -752,8 +757,10 @@ impl Grid {
                 return Err(ReadError::Malformed {
                     line,
                     message: format!(
-                        "row of {cells} squares, but the first row of board {} (line {}) has {n}",
-                        self.index, self.first_line
+                        "row of {}, but the first row of board {} (line {}) has {n}",
+                        counted(cells, "square"),
+                        self.index,
+                        self.first_line
                     ),
                 });
             }
@@ -769,8 +776,9 @@ impl Grid {
             return Err(ReadError::Malformed {
                 line: self.first_line,
                 message: format!(
-                    "board {} has {} queens, but a {n} x {n} board needs {n}",
-                    self.index, self.total_queens
+                    "board {} has {}, but a {n} x {n} board needs {n}",
+                    self.index,
+                    counted(self.total_queens, "queen")
                 ),
             });
         }
@@ -988,6 +996,16 @@ impl<R: BufRead> Input<R> {
     }
 }
 
+/// `1 row`, `2 rows`.
+fn counted(k: impl Into<u64>, what: &str) -> String {
+    let k = k.into();
+    if k == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{k} {what}s")
+    }
+}
+
 /// A byte for a message: printable ASCII quoted, anything else in hex.
 fn describe(byte: u8) -> String {
     if byte.is_ascii_graphic() || byte == b' ' {
@@ -1087,7 +1105,7 @@ mod tests {
         let cases = [
             ("", "no board"),
             ("\n \n", "no board"),
-            ("Q.\n.\n", "line 2: row of 1 squares"),
+            ("Q.\n.\n", "line 2: row of 1 square, but"),
             ("Q..\n...\n", "line 3: board 1 ends after 2 rows"),
             (".Q..\n...Q\nQ.x.\n", "line 3: unexpected 'x' at column 3"),
             (
@@ -1117,7 +1135,7 @@ mod tests {
                 "{\"n\":4,\"cols\":[1,3,0,2]} x\n",
                 "unexpected 'x' after the object",
             ),
-            ("[[\".Q..\"]", "board 1 ends after 1 rows"),
+            ("[[\".Q..\"]", "board 1 ends after 1 row, but"),
             ("[[\"Q\"],]", "line 1: expected '['"),
             ("[[\"Q\"]] x", "unexpected 'x' after the closing ']'"),
             ("[[\"Q\"", "expected ',' or ']' after a row"),

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use queens::kernel::MAX_N;
 use queens::{Algorithm, Config, count_with, known};
 
+use super::Refusal;
+
 /// A first run shorter than this is repeated.
 const REPEAT_BELOW: Duration = Duration::from_millis(50);
 /// Repeated runs go on until they add up to this.
@@ -57,10 +59,15 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let mut previous: Option<Duration> = None;
     let mut mismatches = 0;
     for algorithm in Algorithm::ALL {
-        if let Some(refusal) = super::refuse_size(algorithm, n, args.force) {
-            let why = refusal
-                .split_once(": ")
-                .map_or(refusal.as_str(), |(_, why)| why);
+        if let Some(refusal) = super::refusal(algorithm, n, args.force) {
+            let why = match refusal {
+                Refusal::TooSlow { limit, max } if n <= max => {
+                    format!("beyond n = {limit} it takes longer than a minute (--force runs it)")
+                }
+                Refusal::TooSlow { max, .. } | Refusal::TooLarge { max } => {
+                    format!("it cannot count boards beyond n = {max}")
+                }
+            };
             writeln!(out, "{:<14}  skipped: {why}", algorithm.name())?;
             out.flush()?;
             continue;
@@ -68,7 +75,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
         let (solutions, time) = timed(|| count_with(algorithm, n, &config))?;
         let speed_up = previous.map_or_else(
             || "-".to_owned(),
-            |p| format!("{:.1}x", p.as_secs_f64() / time.as_secs_f64().max(1e-9)),
+            |p| format_ratio(p.as_secs_f64() / time.as_secs_f64().max(1e-9)),
         );
         let verdict = match known {
             Some(k) if k == solutions => "ok".to_owned(),
@@ -112,6 +119,19 @@ fn timed<E>(mut count: impl FnMut() -> Result<u128, E>) -> Result<(u128, Duratio
         runs += 1;
     }
     Ok((solutions, started.elapsed() / runs))
+}
+
+/// Two significant digits or so: `0.05x`, `2.4x`, `31x`; `<0.01x` below.
+fn format_ratio(ratio: f64) -> String {
+    if ratio >= 10.0 {
+        format!("{ratio:.0}x")
+    } else if ratio >= 1.0 {
+        format!("{ratio:.1}x")
+    } else if ratio >= 0.01 {
+        format!("{ratio:.2}x")
+    } else {
+        "<0.01x".to_owned()
+    }
 }
 
 /// Microseconds below a millisecond: the quick steps differ there.

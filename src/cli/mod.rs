@@ -83,26 +83,55 @@ impl From<AlgorithmArg> for Algorithm {
     }
 }
 
-/// Why `algorithm` will not count an `n`-board: beyond what it can
-/// represent, or (without `force`) beyond about a minute.
-pub fn refuse_size(algorithm: Algorithm, n: u32, force: bool) -> Option<String> {
-    if n > algorithm.max_n() {
-        let why = if algorithm == Algorithm::Cells {
-            " (its board must fit in 64 bits)"
-        } else {
-            ""
-        };
-        return Some(format!(
-            "--algorithm {algorithm} handles boards up to n = {}{why}; n = {n} is out of range",
-            algorithm.max_n()
-        ));
+/// Why an algorithm will not count a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// It would take longer than about a minute (`--force` overrides).
+    TooSlow {
+        /// The largest n it counts within a minute.
+        limit: u32,
+        /// The largest n it can count at all.
+        max: u32,
+    },
+    /// It cannot represent the board at all.
+    TooLarge {
+        /// The largest n it can count.
+        max: u32,
+    },
+}
+
+/// Whether `algorithm` refuses an `n`-board, given `--force`.
+pub fn refusal(algorithm: Algorithm, n: u32, force: bool) -> Option<Refusal> {
+    let (limit, max) = (algorithm.comfortable_max_n(), algorithm.max_n());
+    if n > limit && !force {
+        Some(Refusal::TooSlow { limit, max })
+    } else if n > max {
+        Some(Refusal::TooLarge { max })
+    } else {
+        None
     }
-    let limit = algorithm.comfortable_max_n();
-    (n > limit && !force).then(|| {
-        format!(
+}
+
+/// Why `count --algorithm` will not count an `n`-board, in one line.
+pub fn refuse_size(algorithm: Algorithm, n: u32, force: bool) -> Option<String> {
+    let why_max = if algorithm == Algorithm::Cells {
+        " (its board must fit in 64 bits)"
+    } else {
+        ""
+    };
+    Some(match refusal(algorithm, n, force)? {
+        Refusal::TooSlow { limit, max } if n <= max => format!(
             "--algorithm {algorithm} is limited to n <= {limit}: n = {n} would take longer than a \
              minute (add --force to run it anyway)"
-        )
+        ),
+        Refusal::TooSlow { limit, max } => format!(
+            "--algorithm {algorithm} is limited to n <= {limit}: n = {n} would take longer than a \
+             minute, and even --force stops at n = {max}{why_max}"
+        ),
+        Refusal::TooLarge { max } => format!(
+            "--algorithm {algorithm} handles boards up to n = {max}{why_max}; n = {n} is out of \
+             range"
+        ),
     })
 }
 
