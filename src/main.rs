@@ -89,8 +89,8 @@ struct CountArgs {
     #[arg(long)]
     unique: bool,
 
-    /// Count with this step of the ladder (see `queens ladder`); --threads
-    /// and --split-depth apply to bitmask and parallel only.
+    /// Count with this step of the ladder (see `queens ladder`);
+    /// --split-depth applies to bitmask and parallel, --threads to parallel.
     #[arg(long, value_name = "NAME", value_enum, default_value_t = cli::AlgorithmArg::Parallel)]
     algorithm: cli::AlgorithmArg,
 
