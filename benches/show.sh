@@ -21,11 +21,12 @@ mkdir -p "results/$machine"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-# timed LABEL CMD...: runs CMD under GNU time; prints LABEL, wall time and
-# peak resident memory (the largest of the processes in a pipeline).
+# timed LABEL FILE CMD...: runs CMD under GNU time, its stdout into FILE;
+# prints LABEL, wall time and peak resident memory (of a pipeline run with
+# sh -c: the largest of its processes).
 timed() {
-  local label=$1; shift
-  /usr/bin/time -f '%e %M' -o "$scratch/time" "$@"
+  local label=$1 file=$2; shift 2
+  /usr/bin/time -f '%e %M' -o "$scratch/time" "$@" > "$file"
   read -r wall rss < "$scratch/time"
   printf '%-52s %8s s  %8s KB peak RSS\n' "$label" "$wall" "$rss"
 }
@@ -42,21 +43,21 @@ timed() {
   echo
 
   for j in 1 2; do
-    timed "list 14 --format columns -j $j > file" \
-      "$queens" list 14 --format columns -j "$j" -- > "$scratch/l14"
+    timed "list 14 --format columns -j $j > file" "$scratch/l14" \
+      "$queens" list 14 --format columns -j "$j"
     [ "$(wc -l < "$scratch/l14")" = 365596 ] || { echo "show.sh: list 14 is not 365596 boards" >&2; exit 1; }
   done
-  timed "list 16 --format columns > file" "$queens" list 16 --format columns > "$scratch/l16"
+  timed "list 16 --format columns > file" "$scratch/l16" "$queens" list 16 --format columns
   [ "$(wc -l < "$scratch/l16")" = 14772512 ] || { echo "show.sh: list 16 is not 14772512 boards" >&2; exit 1; }
   rm "$scratch/l16"
-  timed "cat (the list 14 output) | wc -c" sh -c "cat $scratch/l14 | wc -c > /dev/null"
+  timed "cat (the list 14 output) | wc -c" /dev/null sh -c "cat $scratch/l14 | wc -c"
 
-  timed "one 10000000 --format columns > file" \
-    "$queens" one 10000000 --format columns > "$scratch/one"
-  timed "check (that file)" "$queens" check "$scratch/one" > "$scratch/verdict"
+  timed "one 10000000 --format columns > file" "$scratch/one" \
+    "$queens" one 10000000 --format columns
+  timed "check (that file)" "$scratch/verdict" "$queens" check "$scratch/one"
   [ "$(cat "$scratch/verdict")" = "board 1: ok" ] || { echo "show.sh: one 10^7 did not check" >&2; exit 1; }
-  timed "one 10000000 --format columns | check" \
-    sh -c "$queens one 10000000 --format columns | $queens check > $scratch/verdict"
+  timed "one 10000000 --format columns | check" "$scratch/verdict" \
+    sh -c "$queens one 10000000 --format columns | $queens check"
   [ "$(cat "$scratch/verdict")" = "board 1: ok" ] || { echo "show.sh: one 10^7 did not check" >&2; exit 1; }
 
   echo
