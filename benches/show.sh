@@ -18,6 +18,8 @@ machine=$(echo "$cpu" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\+/-/g; s/^-//; s/-$//'
 date=$(date -u +%F)
 out=results/$machine/$date-show.txt
 mkdir -p "results/$machine"
+# Before anything is written: rewriting a tracked result makes the tree dirty.
+describe=$(git describe --always --dirty)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -36,7 +38,7 @@ timed() {
   echo "machine: $machine"
   echo "cpu: $cpu"
   echo "cores: $cores"
-  echo "git describe: $(git describe --always --dirty)"
+  echo "git describe: $describe"
   echo "rustc -V: $(rustc -V)"
   echo "command: bash benches/show.sh"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
