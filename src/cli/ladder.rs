@@ -142,3 +142,35 @@ fn format_time(d: Duration) -> String {
         crate::format_duration(d)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_keep_about_two_digits() {
+        let shown: Vec<String> = [123.4, 23.46, 2.44, 0.456, 0.0123, 0.001]
+            .into_iter()
+            .map(format_ratio)
+            .collect();
+        assert_eq!(shown, ["123x", "23x", "2.4x", "0.46x", "0.01x", "<0.01x"]);
+    }
+
+    #[test]
+    fn times_below_a_millisecond_are_in_microseconds() {
+        assert_eq!(format_time(Duration::from_nanos(12_346)), "12.35 us");
+        assert_eq!(format_time(Duration::from_millis(42)), "42.00 ms");
+    }
+
+    #[test]
+    fn quick_counts_are_repeated_and_averaged() {
+        let mut runs = 0;
+        let (solutions, _) = timed(|| {
+            runs += 1;
+            Ok::<u128, ()>(7)
+        })
+        .unwrap();
+        assert_eq!(solutions, 7);
+        assert!(runs > 1);
+    }
+}

@@ -73,7 +73,6 @@ enum Message {
 pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
     let format = Format::from(args.format);
-    let threads = super::threads_or_default(args.threads);
     // Tasks small enough that a worker can run a whole one ahead of the
     // writer: about 30 boards each at n = 12, 250 at n = 14.
     let depth = match n {
@@ -82,6 +81,8 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
         _ => 3,
     };
     let tasks: Vec<Vec<u32>> = Solutions::placements(n, &[], depth)?.collect();
+    // A worker without a task would only be started and joined.
+    let threads = super::threads_or_default(args.threads).clamp(1, tasks.len().max(1));
 
     let mut out = super::stdout();
     out.write_all(format.opening())?;
@@ -185,4 +186,66 @@ fn write_in_order(
         }
     }
     Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Channels holding `tasks`, each a list of blocks, each a list of
+    /// boards, as `workers` round-robin workers would have sent them.
+    fn channels(workers: usize, tasks: &[&[&[&str]]]) -> Vec<Receiver<Message>> {
+        let (senders, receivers): (Vec<_>, Vec<_>) = (0..workers).map(|_| sync_channel(64)).unzip();
+        for (i, task) in tasks.iter().enumerate() {
+            for boards in *task {
+                let mut block = Block {
+                    bytes: Vec::new(),
+                    ends: Vec::new(),
+                };
+                for board in *boards {
+                    block.bytes.extend_from_slice(b",");
+                    block.bytes.extend_from_slice(board.as_bytes());
+                    block.ends.push(block.bytes.len());
+                }
+                senders[i % workers].send(Message::Boards(block)).unwrap();
+            }
+            senders[i % workers].send(Message::TaskDone).unwrap();
+        }
+        receivers
+    }
+
+    fn written(workers: usize, tasks: &[&[&[&str]]], limit: Option<u64>) -> (String, u64) {
+        let mut out = Vec::new();
+        let count = write_in_order(
+            &mut out,
+            Format::Leetcode,
+            tasks.len(),
+            channels(workers, tasks),
+            limit,
+        )
+        .unwrap();
+        (String::from_utf8(out).unwrap(), count)
+    }
+
+    const TASKS: [&[&[&str]]; 4] = [&[&["a", "b"], &["c"]], &[], &[&["d"]], &[&["e", "f"]]];
+
+    #[test]
+    fn tasks_come_out_in_order_whatever_the_workers() {
+        for workers in 1..=5 {
+            assert_eq!(written(workers, &TASKS, None), ("a,b,c,d,e,f".into(), 6));
+        }
+    }
+
+    #[test]
+    fn a_limit_cuts_inside_a_block() {
+        assert_eq!(written(2, &TASKS, Some(1)), ("a".into(), 1));
+        assert_eq!(written(2, &TASKS, Some(5)), ("a,b,c,d,e".into(), 5));
+        assert_eq!(written(3, &TASKS, Some(0)), (String::new(), 0));
+    }
+
+    #[test]
+    fn the_first_board_loses_its_separator_even_after_empty_tasks() {
+        let tasks: [&[&[&str]]; 3] = [&[], &[], &[&["x"]]];
+        assert_eq!(written(2, &tasks, None), ("x".into(), 1));
+    }
 }
