@@ -2,7 +2,13 @@
 //!
 //! Data goes to stdout (a table, or JSON lines with `--json`); progress,
 //! warnings and errors go to stderr. Exit codes: 0 success, 1 runtime
-//! failure, 2 bad usage, 3 a count that disagrees with the OEIS.
+//! failure (or, for `one` and `check`, no solution / an invalid board), 2 bad
+//! usage or unreadable input, 3 a count that disagrees with the OEIS.
+//!
+//! The `count` handler lives here; the other subcommands' handlers live in
+//! [`cli`], one file each.
+
+mod cli;
 
 use std::io::{self, IsTerminal, Write};
 use std::num::NonZeroUsize;
@@ -16,7 +22,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use queens::engine::MAX_THREADS;
 use queens::kernel::MAX_N;
 use queens::units::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
-use queens::{Config, Observer, count_parallel, known};
+use queens::{Algorithm, Config, Observer, count_parallel, count_serial, count_with, known};
 use serde::Serialize;
 
 #[global_allocator]
@@ -42,6 +48,14 @@ struct Cli {
 enum Command {
     /// Count the solutions for a board size, or for each size in a range.
     Count(CountArgs),
+    /// List every solution, in lexicographic order, streamed.
+    List(cli::list::ListArgs),
+    /// Print one solution for any board size, instantly, by formula.
+    One(cli::one::OneArgs),
+    /// Check boards in any format `list` writes: ok, or the first clash.
+    Check(cli::check::CheckArgs),
+    /// Time each algorithm of the ladder, from brute force to the engine.
+    Ladder(cli::ladder::LadderArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,6 +97,15 @@ struct CountArgs {
     /// the symmetry classes by size.
     #[arg(long)]
     unique: bool,
+
+    /// Count with this step of the ladder (see `queens ladder`);
+    /// --split-depth applies to bitmask and parallel, --threads to parallel.
+    #[arg(long, value_name = "NAME", value_enum, conflicts_with = "engine")]
+    algorithm: Option<cli::AlgorithmArg>,
+
+    /// Run a slow algorithm on a board it would take over a minute on.
+    #[arg(long)]
+    force: bool,
 }
 
 /// The counting engines the CLI offers.
@@ -217,11 +240,13 @@ struct CountRecord {
     elapsed_secs: f64,
     /// Threads in the pool that counted.
     threads: usize,
-    /// Rows fixed per work unit (null for the join engine).
+    /// Rows fixed per work unit (null for the join engine and for the slow
+    /// algorithms).
     split_depth: Option<u32>,
-    /// Work units searched.
-    units: usize,
-    /// Engine that counted.
+    /// Work units searched (null for the slow algorithms, which have none).
+    units: Option<usize>,
+    /// What counted: the engine (`mirror`, `join`) or the `--algorithm`
+    /// name (`parallel` is the mirror engine and reports `mirror`).
     engine: &'static str,
     /// The OEIS A000170 value, or null where none is published.
     known: Option<u128>,
@@ -269,7 +294,10 @@ struct UniqueRecord {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(err) => return usage_error(&err),
+        Err(err) => {
+            let subcommand = std::env::args().nth(1).unwrap_or_default();
+            return usage_error(&err, &subcommand);
+        }
     };
     match run(cli) {
         Ok(code) => code,
@@ -283,7 +311,7 @@ fn main() -> ExitCode {
 
 /// Help and version go out as clap writes them; every other parse error
 /// becomes one line on stderr and exit code 2.
-fn usage_error(err: &clap::Error) -> ExitCode {
+fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
     use clap::error::ErrorKind;
     match err.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
@@ -297,7 +325,10 @@ fn usage_error(err: &clap::Error) -> ExitCode {
         _ => {}
     }
     let line = if err.kind() == ErrorKind::MissingRequiredArgument {
-        format!("missing board size: {SIZE_SYNTAX} (for example 'queens count 12')")
+        match subcommand {
+            "list" | "one" | "ladder" => cli::missing_size(subcommand),
+            _ => format!("missing board size: {SIZE_SYNTAX} (for example 'queens count 12')"),
+        }
     } else {
         // clap's message runs until the first blank line; tips and usage follow.
         let text = err.to_string();
@@ -321,6 +352,10 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Count(args) => run_count(&args),
+        Command::List(args) => cli::list::run(&args),
+        Command::One(args) => cli::one::run(&args),
+        Command::Check(args) => cli::check::run(&args),
+        Command::Ladder(args) => cli::ladder::run(&args),
     }
 }
 
@@ -331,6 +366,13 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
     };
     let human = !args.json && !args.quiet;
     let Sizes { first, last } = args.sizes;
+    if let Some(refusal) = args
+        .algorithm
+        .and_then(|a| cli::refuse_size(Algorithm::from(a), last, args.force))
+    {
+        eprintln!("queens: {refusal}");
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     if last > LARGEST_KNOWN && !args.quiet {
         eprintln!(
             "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will check \
@@ -367,10 +409,10 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
     for n in first..=last {
         let progress = Progress::new(n, show_progress);
         let started = Instant::now();
-        let engine = args.engine.unwrap_or_else(|| Engine::default_for(n));
-        let count = engine
+        let counter = args.counter(n);
+        let count = counter
             .count(n, &config, &progress)
-            .with_context(|| format!("counting n = {n} with the {} engine", engine.name()))?;
+            .with_context(|| format!("counting n = {n} with {}", counter.name()))?;
         progress.finish();
         let unique = match args
             .unique
@@ -389,7 +431,7 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
         };
         let elapsed = started.elapsed();
         let cross_check = if args.cross_check {
-            cross_check(engine, n, &config, count.solutions, args.quiet)?
+            cross_check(counter, n, &config, count.solutions, args.quiet)?
         } else {
             None
         };
@@ -415,7 +457,7 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 threads: count.threads,
                 split_depth: count.split_depth,
                 units: count.units,
-                engine: engine.name(),
+                engine: count.engine,
                 known,
                 matches_known,
                 unique,
@@ -466,16 +508,92 @@ fn run_count(args: &CountArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Counts `n` again with the engine independent of `engine`; says loudly
-/// when the two disagree. `None` when no second engine covers `n`.
+/// What counts a board size: one of the engines, or a step of the ladder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Counter {
+    Engine(Engine),
+    Ladder(Algorithm),
+}
+
+/// A count by any counter, with what the engines report about it.
+struct Counted {
+    solutions: u128,
+    threads: usize,
+    /// Rows fixed per work unit (the mirror engine only).
+    split_depth: Option<u32>,
+    /// Work units searched (the engines only).
+    units: Option<usize>,
+    /// The engine's or the algorithm's name.
+    engine: &'static str,
+}
+
+impl Counter {
+    fn name(self) -> String {
+        match self {
+            Self::Engine(e) => format!("the {} engine", e.name()),
+            Self::Ladder(a) => format!("--algorithm {}", a.name()),
+        }
+    }
+
+    fn count(self, n: u32, config: &Config, progress: &Progress) -> anyhow::Result<Counted> {
+        let (count, engine) = match self {
+            Self::Engine(e) => (e.count(n, config, progress)?, e.name()),
+            // The last step of the ladder is the mirror engine itself.
+            Self::Ladder(Algorithm::Parallel) => {
+                (Engine::Mirror.count(n, config, progress)?, "mirror")
+            }
+            Self::Ladder(Algorithm::Bitmask) => (count_serial(n, config, progress)?, "bitmask"),
+            Self::Ladder(slow) => {
+                return Ok(Counted {
+                    solutions: count_with(slow, n, config)?,
+                    threads: 1,
+                    split_depth: None,
+                    units: None,
+                    engine: slow.name(),
+                });
+            }
+        };
+        Ok(Counted {
+            solutions: count.solutions,
+            threads: count.threads,
+            split_depth: count.split_depth,
+            units: Some(count.units),
+            engine,
+        })
+    }
+
+    /// The engine independent of this counter, to cross-check it with.
+    fn second_opinion(self, n: u32) -> Option<Engine> {
+        match self {
+            Self::Engine(e) => e.other(n),
+            Self::Ladder(Algorithm::Parallel | Algorithm::Bitmask) => Engine::Mirror.other(n),
+            Self::Ladder(_) => Some(Engine::Mirror),
+        }
+    }
+}
+
+impl CountArgs {
+    /// The counter for `n`: the `--algorithm` if one is named, else the
+    /// `--engine`, else the faster engine for `n`.
+    fn counter(&self, n: u32) -> Counter {
+        match (self.algorithm, self.engine) {
+            (Some(a), _) => Counter::Ladder(Algorithm::from(a)),
+            (None, Some(e)) => Counter::Engine(e),
+            (None, None) => Counter::Engine(Engine::default_for(n)),
+        }
+    }
+}
+
+/// Counts `n` again with a second, independent engine; says loudly when
+/// the two disagree. `None` when no second engine covers `n`.
 fn cross_check(
-    engine: Engine,
+    counter: Counter,
     n: u32,
     config: &Config,
     solutions: u128,
     quiet: bool,
 ) -> anyhow::Result<Option<CrossCheck>> {
-    let Some(other) = engine.other(n) else {
+    let Some(other) = counter.second_opinion(n) else {
         if !quiet {
             eprintln!(
                 "queens: warning: no second engine for n = {n} (the join covers {} <= n <= {}): \
@@ -492,9 +610,9 @@ fn cross_check(
     let agrees = second.solutions == solutions;
     if !agrees {
         eprintln!(
-            "queens: MISMATCH for n = {n}: the {} engine counted {solutions} but the {} engine {}. \
+            "queens: MISMATCH for n = {n}: {} counted {solutions} but the {} engine {}. \
              This is a bug in queens or a hardware fault: please report it.",
-            engine.name(),
+            counter.name(),
             other.name(),
             second.solutions
         );
@@ -552,7 +670,7 @@ fn report_mismatches(
     found
 }
 
-fn format_duration(d: Duration) -> String {
+pub(crate) fn format_duration(d: Duration) -> String {
     let secs = d.as_secs_f64();
     if secs < 1.0 {
         format!("{:.2} ms", secs * 1e3)

@@ -109,13 +109,20 @@ impl Transform {
     /// column), as every solution is; the image then is one too.
     #[must_use]
     pub fn apply(self, board: &[u32]) -> Vec<u32> {
-        let n = board.len() as u32;
         let mut image = vec![0; board.len()];
+        self.apply_into(board, &mut image);
+        image
+    }
+
+    /// [`Transform::apply`] into a buffer of the board's length, for
+    /// callers that test many boards and should not allocate for each.
+    pub fn apply_into(self, board: &[u32], image: &mut [u32]) {
+        debug_assert_eq!(board.len(), image.len());
+        let n = board.len() as u32;
         for (row, &col) in (0..n).zip(board) {
             let (r, c) = self.map_square(n, row, col);
             image[r as usize] = c;
         }
-        image
     }
 }
 
@@ -168,9 +175,13 @@ pub fn canonical(board: &[u32]) -> Vec<u32> {
 /// Whether `board` is its class's canonical form.
 #[must_use]
 pub fn is_canonical(board: &[u32]) -> bool {
-    Transform::ALL
-        .iter()
-        .all(|t| t.apply(board).as_slice() >= board)
+    // One buffer for the seven images: `queens list --unique` asks this of
+    // every solution.
+    let mut image = vec![0; board.len()];
+    Transform::ALL[1..].iter().all(|t| {
+        t.apply_into(board, &mut image);
+        image.as_slice() >= board
+    })
 }
 
 #[cfg(test)]

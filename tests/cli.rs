@@ -289,3 +289,37 @@ fn cross_check_without_a_second_engine_warns_and_counts() {
         .success()
         .stderr(predicate::str::contains("not cross-checked"));
 }
+
+#[test]
+fn algorithm_and_engine_are_one_choice() {
+    rejects(
+        &["count", "8", "--algorithm", "flags", "--engine", "join"],
+        &["--algorithm", "--engine"],
+    );
+    let out = queens(&[
+        "count",
+        "9",
+        "--algorithm",
+        "flags",
+        "--cross-check",
+        "--json",
+    ])
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let record: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(record["engine"], "flags");
+    assert_eq!(record["cross_check"]["engine"], "mirror");
+    assert_eq!(record["cross_check"]["agrees"], true);
+    let out = queens(&["count", "14", "--algorithm", "parallel", "--json"])
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let record: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(
+        record["engine"], "mirror",
+        "the last step of the ladder is the mirror engine"
+    );
+}

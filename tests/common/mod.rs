@@ -72,3 +72,5 @@ fn safe(board: &[Vec<bool>], row: usize, col: usize) -> bool {
         !board[r][col] && !left.is_some_and(|c| board[r][c]) && !right.is_some_and(|c| board[r][c])
     })
 }
+
+pub mod cli;

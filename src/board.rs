@@ -1,0 +1,358 @@
+//! Boards as text: the five output formats of `queens list` and `queens one`.
+//!
+//! A board is given as the column of the queen in each row (0-based), the
+//! same permutation [`crate::symmetry`] works on. Each format writes it as:
+//!
+//! ```text
+//! board      .Q..          spaced     . Q . .       columns   2 4 1 3
+//!            ...Q                     . . . Q       (1-based, one board a line)
+//!            Q...                     Q . . .
+//!            ..Q.                     . . Q .       jsonl     {"n":4,"cols":[1,3,0,2]}
+//!                                                   (0-based, one object a line)
+//! leetcode   [[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]
+//! ```
+//!
+//! `board` and `spaced` put a blank line between two boards; `leetcode` is
+//! one JSON array of boards, LeetCode 51's answer byte for byte, on one line.
+//!
+//! Boards are written to any [`Write`] as they come: nothing here collects
+//! boards or builds a board's text in a `String`, so a board of a hundred
+//! million columns streams through a buffered writer. This module only
+//! formats; parsing boards back is [`crate::check`]'s job, and it never
+//! decides which boards to write.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::str::FromStr;
+
+/// A text format for boards.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// One row per line, `Q` for a queen and `.` for an empty square; a
+    /// blank line between boards.
+    #[default]
+    Board,
+    /// As `board`, with a space between two cells (`. Q . .`), as textbook
+    /// programs print them.
+    Spaced,
+    /// LeetCode 51's answer: one JSON array holding, for each board, the
+    /// array of its rows as strings.
+    Leetcode,
+    /// One board per line: the 1-based column of each row, separated by
+    /// spaces.
+    Columns,
+    /// One JSON object per line: `{"n":N,"cols":[...]}` with the 0-based
+    /// column of each row.
+    Jsonl,
+}
+
+impl Format {
+    /// Every format, in the order the help lists them.
+    pub const ALL: [Self; 5] = [
+        Self::Board,
+        Self::Spaced,
+        Self::Leetcode,
+        Self::Columns,
+        Self::Jsonl,
+    ];
+
+    /// The name the command line uses.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Board => "board",
+            Self::Spaced => "spaced",
+            Self::Leetcode => "leetcode",
+            Self::Columns => "columns",
+            Self::Jsonl => "jsonl",
+        }
+    }
+
+    /// Whether the format draws every square, so that a board takes `n * n`
+    /// characters rather than about `n` numbers.
+    #[must_use]
+    pub const fn draws_squares(self) -> bool {
+        matches!(self, Self::Board | Self::Spaced | Self::Leetcode)
+    }
+
+    /// What comes before the first board (and is written even when there is
+    /// no board).
+    #[must_use]
+    pub const fn opening(self) -> &'static [u8] {
+        match self {
+            Self::Leetcode => b"[",
+            _ => b"",
+        }
+    }
+
+    /// What comes between two boards.
+    #[must_use]
+    pub const fn separator(self) -> &'static [u8] {
+        match self {
+            Self::Board | Self::Spaced => b"\n",
+            Self::Leetcode => b",",
+            Self::Columns | Self::Jsonl => b"",
+        }
+    }
+
+    /// What comes after the last board (and is written even when there is
+    /// no board).
+    #[must_use]
+    pub const fn closing(self) -> &'static [u8] {
+        match self {
+            Self::Leetcode => b"]\n",
+            _ => b"",
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of the formats.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown format '{0}': expected board, spaced, leetcode, columns or jsonl")]
+pub struct UnknownFormat(pub String);
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| UnknownFormat(s.to_owned()))
+    }
+}
+
+/// Writes single boards in one format, with no separator around them.
+///
+/// Keeps a row of scratch space between calls, so drawing squares costs one
+/// `write_all` per row and no allocation after the first board.
+#[derive(Clone, Debug, Default)]
+pub struct Renderer {
+    format: Format,
+    row: Vec<u8>,
+}
+
+impl Renderer {
+    /// A renderer for `format`.
+    #[must_use]
+    pub fn new(format: Format) -> Self {
+        Self {
+            format,
+            row: Vec::new(),
+        }
+    }
+
+    /// The format it writes.
+    #[must_use]
+    pub const fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Writes the `n`-board whose row `r` holds a queen in column
+    /// `cols[r]` (0-based), without separators.
+    ///
+    /// `cols` must yield `n` columns, each below `n`; the columns are read
+    /// once, in row order, so they may be computed on the fly.
+    ///
+    /// # Errors
+    /// Whatever `out` returns.
+    pub fn write(
+        &mut self,
+        out: &mut impl Write,
+        n: u32,
+        cols: impl IntoIterator<Item = u32>,
+    ) -> io::Result<()> {
+        let mut digits = itoa::Buffer::new();
+        match self.format {
+            Format::Board | Format::Spaced | Format::Leetcode => {
+                let (stride, before, after): (usize, &[u8], &[u8]) = match self.format {
+                    Format::Board => (1, b"", b"\n"),
+                    Format::Spaced => (2, b"", b"\n"),
+                    _ => (1, b"\"", b"\""),
+                };
+                self.blank_row(n as usize, stride, before, after);
+                if self.format == Format::Leetcode {
+                    out.write_all(b"[")?;
+                }
+                for (r, c) in cols.into_iter().enumerate() {
+                    debug_assert!(c < n, "column {c} outside an {n}-board");
+                    if self.format == Format::Leetcode && r > 0 {
+                        out.write_all(b",")?;
+                    }
+                    let at = before.len() + c as usize * stride;
+                    self.row[at] = b'Q';
+                    out.write_all(&self.row)?;
+                    self.row[at] = b'.';
+                }
+                if self.format == Format::Leetcode {
+                    out.write_all(b"]")?;
+                }
+            }
+            Format::Columns => {
+                for (r, c) in cols.into_iter().enumerate() {
+                    if r > 0 {
+                        out.write_all(b" ")?;
+                    }
+                    out.write_all(digits.format(u64::from(c) + 1).as_bytes())?;
+                }
+                out.write_all(b"\n")?;
+            }
+            Format::Jsonl => {
+                out.write_all(b"{\"n\":")?;
+                out.write_all(digits.format(n).as_bytes())?;
+                out.write_all(b",\"cols\":[")?;
+                for (r, c) in cols.into_iter().enumerate() {
+                    if r > 0 {
+                        out.write_all(b",")?;
+                    }
+                    out.write_all(digits.format(c).as_bytes())?;
+                }
+                out.write_all(b"]}\n")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Fills the scratch row with an empty row of `n` squares, `stride`
+    /// bytes apart, between `before` and `after`.
+    fn blank_row(&mut self, n: usize, stride: usize, before: &[u8], after: &[u8]) {
+        self.row.clear();
+        self.row.extend_from_slice(before);
+        for c in 0..n {
+            if c > 0 && stride == 2 {
+                self.row.push(b' ');
+            }
+            self.row.push(b'.');
+        }
+        self.row.extend_from_slice(after);
+    }
+}
+
+/// Writes a stream of boards in one format, separators and all.
+///
+/// ```
+/// use queens::board::{BoardWriter, Format};
+///
+/// let mut out = BoardWriter::new(Vec::new(), Format::Leetcode);
+/// out.write(4, [1, 3, 0, 2])?;
+/// out.write(4, [2, 0, 3, 1])?;
+/// let text = String::from_utf8(out.finish()?).unwrap();
+/// assert_eq!(text, "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],[\"..Q.\",\"Q...\",\"...Q\",\".Q..\"]]\n");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct BoardWriter<W: Write> {
+    out: W,
+    renderer: Renderer,
+    boards: u64,
+}
+
+impl<W: Write> BoardWriter<W> {
+    /// A writer of `format` boards into `out`.
+    pub fn new(out: W, format: Format) -> Self {
+        Self {
+            out,
+            renderer: Renderer::new(format),
+            boards: 0,
+        }
+    }
+
+    /// Writes one board (see [`Renderer::write`]).
+    ///
+    /// # Errors
+    /// Whatever the underlying writer returns.
+    pub fn write(&mut self, n: u32, cols: impl IntoIterator<Item = u32>) -> io::Result<()> {
+        let format = self.renderer.format();
+        let before = if self.boards == 0 {
+            format.opening()
+        } else {
+            format.separator()
+        };
+        self.out.write_all(before)?;
+        self.renderer.write(&mut self.out, n, cols)?;
+        self.boards += 1;
+        Ok(())
+    }
+
+    /// How many boards were written.
+    #[must_use]
+    pub const fn boards(&self) -> u64 {
+        self.boards
+    }
+
+    /// Ends the stream (closing LeetCode's array, which an empty stream
+    /// also has), flushes, and returns the writer.
+    ///
+    /// # Errors
+    /// Whatever the underlying writer returns.
+    pub fn finish(mut self) -> io::Result<W> {
+        let format = self.renderer.format();
+        if self.boards == 0 {
+            self.out.write_all(format.opening())?;
+        }
+        self.out.write_all(format.closing())?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn render(format: Format, boards: &[&[u32]]) -> String {
+        let mut out = BoardWriter::new(Vec::new(), format);
+        for b in boards {
+            out.write(b.len() as u32, b.iter().copied()).unwrap();
+        }
+        String::from_utf8(out.finish().unwrap()).unwrap()
+    }
+
+    const FOUR: [&[u32]; 2] = [&[1, 3, 0, 2], &[2, 0, 3, 1]];
+
+    #[test]
+    fn board_format_puts_a_blank_line_between_boards() {
+        assert_eq!(
+            render(Format::Board, &FOUR),
+            ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"
+        );
+    }
+
+    #[test]
+    fn spaced_format_separates_cells_by_one_space() {
+        assert_eq!(
+            render(Format::Spaced, &FOUR[..1]),
+            ". Q . .\n. . . Q\nQ . . .\n. . Q .\n"
+        );
+    }
+
+    #[test]
+    fn columns_are_one_based_and_jsonl_zero_based() {
+        assert_eq!(render(Format::Columns, &FOUR), "2 4 1 3\n3 1 4 2\n");
+        assert_eq!(
+            render(Format::Jsonl, &FOUR[..1]),
+            "{\"n\":4,\"cols\":[1,3,0,2]}\n"
+        );
+    }
+
+    #[test]
+    fn no_board_still_opens_and_closes_the_leetcode_array() {
+        assert_eq!(render(Format::Leetcode, &[]), "[]\n");
+        assert_eq!(render(Format::Board, &[]), "");
+        assert_eq!(render(Format::Leetcode, &[&[0]]), "[[\"Q\"]]\n");
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>(), Ok(f));
+        }
+        assert!("Board".parse::<Format>().is_err());
+    }
+}

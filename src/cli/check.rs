@@ -1,0 +1,87 @@
+//! `queens check [FILE]`: reads boards and says, for each, `ok` or the
+//! first two queens that attack each other.
+//!
+//! Exit codes: 0 when every board is a solution, 1 when any is not, 2 when
+//! the input cannot be read or is not boards (the message names the line;
+//! the boards before it have been reported). The reading and checking are
+//! [`queens::check`]'s; this file only opens the input and talks.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use queens::check::Boards;
+
+/// Bytes read from the input at a time.
+const INPUT_BUFFER: usize = 1 << 16;
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Rows and columns in messages count from 1, top left, as in the columns \
+                        format: 'board 3: queens at (row 2, col 5) and (row 6, col 1) share a \
+                        diagonal'.\n\nThe format is detected from the first character: 'Q' or \
+                        '.' board rows (spaced or not), a digit for columns, '{' for JSON lines, \
+                        '[' for LeetCode's array."
+)]
+pub struct CheckArgs {
+    /// File of boards, in any format `queens list` writes [default: standard
+    /// input; '-' also means standard input].
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+
+    /// Print only the boards that are not solutions.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    let (input, name): (Box<dyn BufRead>, Option<String>) = match &args.file {
+        Some(path) if path.as_os_str() != "-" => {
+            let shown = path.display().to_string();
+            match File::open(path) {
+                Ok(file) => (
+                    Box::new(BufReader::with_capacity(INPUT_BUFFER, file)),
+                    Some(shown),
+                ),
+                Err(err) => {
+                    eprintln!("queens: cannot open {shown}: {err}");
+                    return Ok(ExitCode::from(crate::EXIT_USAGE));
+                }
+            }
+        }
+        _ => (
+            Box::new(BufReader::with_capacity(INPUT_BUFFER, io::stdin().lock())),
+            None,
+        ),
+    };
+    let mut out = super::stdout();
+    let mut invalid = 0u64;
+    for board in Boards::new(input) {
+        match board {
+            Ok(checked) => match checked.conflict {
+                None if args.quiet => {}
+                None => writeln!(out, "board {}: ok", checked.index)?,
+                Some(conflict) => {
+                    invalid += 1;
+                    writeln!(out, "board {}: {conflict}", checked.index)?;
+                }
+            },
+            Err(err) => {
+                out.flush()?;
+                let place = name
+                    .as_deref()
+                    .map(|n| format!("{n}: "))
+                    .unwrap_or_default();
+                eprintln!("queens: {place}{err}");
+                return Ok(ExitCode::from(crate::EXIT_USAGE));
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if invalid > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

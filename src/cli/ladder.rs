@@ -1,0 +1,176 @@
+//! `queens ladder N`: counts N with every algorithm of the ladder that
+//! finishes within about a minute, and prints each one's time and its
+//! speed-up over the step before.
+//!
+//! A count that takes under [`REPEAT_BELOW`] is repeated until the runs add
+//! up to [`REPEAT_UNTIL`], and the mean is shown, so that the speed-ups of
+//! small boards are not timer noise. Every count is checked against OEIS
+//! A000170; a disagreement exits 3, as for `count`.
+
+use std::io::Write;
+use std::num::NonZeroUsize;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use queens::kernel::MAX_N;
+use queens::{Algorithm, Config, count_with, known};
+
+use super::Refusal;
+
+/// A first run shorter than this is repeated.
+const REPEAT_BELOW: Duration = Duration::from_millis(50);
+/// Repeated runs go on until they add up to this.
+const REPEAT_UNTIL: Duration = Duration::from_millis(200);
+
+#[derive(Debug, clap::Args)]
+pub struct LadderArgs {
+    /// Board size N (1 to 32).
+    #[arg(value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| super::parse_board_size(s, MAX_N))]
+    n: u32,
+
+    /// Also run the steps that would take longer than about a minute.
+    #[arg(long)]
+    force: bool,
+
+    /// Worker threads for the parallel step [default: all cores, or
+    /// RAYON_NUM_THREADS].
+    #[arg(short = 'j', long, value_name = "T", value_parser = crate::parse_threads)]
+    threads: Option<NonZeroUsize>,
+}
+
+pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    let config = Config {
+        threads: args.threads,
+        ..Config::default()
+    };
+    let known = known::total(n);
+    let mut out = super::stdout();
+    writeln!(
+        out,
+        "{:<14}  {:>20}  {:>10}  {:>9}  OEIS A000170",
+        format!("n = {n}"),
+        "solutions",
+        "time",
+        "speed-up"
+    )?;
+    out.flush()?;
+    let mut previous: Option<Duration> = None;
+    let mut mismatches = 0;
+    for algorithm in Algorithm::ALL {
+        if let Some(refusal) = super::refusal(algorithm, n, args.force) {
+            let why = match refusal {
+                Refusal::TooSlow { limit, max } if n <= max => {
+                    format!("beyond n = {limit} it takes longer than a minute (--force runs it)")
+                }
+                Refusal::TooSlow { max, .. } | Refusal::TooLarge { max } => {
+                    format!("it cannot count boards beyond n = {max}")
+                }
+            };
+            writeln!(out, "{:<14}  skipped: {why}", algorithm.name())?;
+            out.flush()?;
+            continue;
+        }
+        let (solutions, time) = timed(|| count_with(algorithm, n, &config))?;
+        let speed_up = previous.map_or_else(
+            || "-".to_owned(),
+            |p| format_ratio(p.as_secs_f64() / time.as_secs_f64().max(1e-9)),
+        );
+        let verdict = match known {
+            Some(k) if k == solutions => "ok".to_owned(),
+            Some(k) => {
+                mismatches += 1;
+                format!("MISMATCH (known: {k})")
+            }
+            None => "unknown".to_owned(),
+        };
+        writeln!(
+            out,
+            "{:<14}  {solutions:>20}  {:>10}  {speed_up:>9}  {verdict}",
+            algorithm.name(),
+            format_time(time),
+        )?;
+        out.flush()?;
+        previous = Some(time);
+    }
+    if mismatches > 0 {
+        eprintln!(
+            "queens: MISMATCH for n = {n}: {mismatches} algorithm(s) disagree with OEIS A000170. \
+             This is a bug in queens or a hardware fault: please report it."
+        );
+        return Ok(ExitCode::from(crate::EXIT_MISMATCH));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `count` once, or, when that is quick, until the runs add up to
+/// [`REPEAT_UNTIL`]; returns its result and the mean time of a run.
+fn timed<E>(mut count: impl FnMut() -> Result<u128, E>) -> Result<(u128, Duration), E> {
+    let started = Instant::now();
+    let solutions = count()?;
+    let first = started.elapsed();
+    if first >= REPEAT_BELOW {
+        return Ok((solutions, first));
+    }
+    let mut runs = 1u32;
+    while started.elapsed() < REPEAT_UNTIL {
+        count()?;
+        runs += 1;
+    }
+    Ok((solutions, started.elapsed() / runs))
+}
+
+/// Two significant digits or so: `0.05x`, `2.4x`, `31x`; `<0.01x` below.
+fn format_ratio(ratio: f64) -> String {
+    if ratio >= 10.0 {
+        format!("{ratio:.0}x")
+    } else if ratio >= 1.0 {
+        format!("{ratio:.1}x")
+    } else if ratio >= 0.01 {
+        format!("{ratio:.2}x")
+    } else {
+        "<0.01x".to_owned()
+    }
+}
+
+/// Microseconds below a millisecond: the quick steps differ there.
+fn format_time(d: Duration) -> String {
+    if d < Duration::from_millis(1) {
+        format!("{:.2} us", d.as_secs_f64() * 1e6)
+    } else {
+        crate::format_duration(d)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_keep_about_two_digits() {
+        let shown: Vec<String> = [123.4, 23.46, 2.44, 0.456, 0.0123, 0.001]
+            .into_iter()
+            .map(format_ratio)
+            .collect();
+        assert_eq!(shown, ["123x", "23x", "2.4x", "0.46x", "0.01x", "<0.01x"]);
+    }
+
+    #[test]
+    fn times_below_a_millisecond_are_in_microseconds() {
+        assert_eq!(format_time(Duration::from_nanos(12_346)), "12.35 us");
+        assert_eq!(format_time(Duration::from_millis(42)), "42.00 ms");
+    }
+
+    #[test]
+    fn quick_counts_are_repeated_and_averaged() {
+        let mut runs = 0;
+        let (solutions, _) = timed(|| {
+            runs += 1;
+            Ok::<u128, ()>(7)
+        })
+        .unwrap();
+        assert_eq!(solutions, 7);
+        assert!(runs > 1);
+    }
+}

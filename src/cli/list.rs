@@ -1,0 +1,251 @@
+//! `queens list N`: every solution (or one per symmetry class), in
+//! lexicographic order, in any board format, streamed.
+//!
+//! Boards are generated and rendered in parallel but written in order. The
+//! search is cut into tasks, the legal placements of the first rows in
+//! lexicographic order; worker `w` of `T` takes tasks `w, w + T, w + 2T,
+//! ...`, renders each task's boards into 64 KiB blocks and sends them down a
+//! channel of its own that holds at most [`BLOCKS_AHEAD`] blocks. The writer
+//! reads task 0 from worker 0's channel, task 1 from worker 1's, and so on
+//! round the workers, so the output is exactly the serial order, while the
+//! next `T - 1` tasks are already being worked on. Memory is bounded by
+//! `T * (BLOCKS_AHEAD + 1)` blocks whatever n is: nothing collects the
+//! boards. When the reader goes away (`| head`) or `--limit` is reached, the
+//! writer drops the channels and the workers stop at their next send.
+
+use std::io::Write;
+use std::num::NonZeroUsize;
+use std::process::ExitCode;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::thread;
+
+use queens::board::Renderer;
+use queens::kernel::MAX_N;
+use queens::{Format, Solutions};
+
+use super::FormatArg;
+
+/// Bytes of rendered boards per message from a worker to the writer.
+const BLOCK_BYTES: usize = 1 << 16;
+
+/// Blocks a worker may have rendered that the writer has not taken yet.
+const BLOCKS_AHEAD: usize = 16;
+
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Board size N (1 to 32).
+    #[arg(value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| super::parse_board_size(s, MAX_N))]
+    n: u32,
+
+    /// How to write each board.
+    #[arg(short, long, value_enum, default_value_t = FormatArg::Board)]
+    format: FormatArg,
+
+    /// Stop after K boards.
+    #[arg(long, value_name = "K")]
+    limit: Option<u64>,
+
+    /// Only one board per symmetry class: the lexicographically smallest of
+    /// its rotations and reflections (OEIS A002562 boards in all).
+    #[arg(long)]
+    unique: bool,
+
+    /// Threads generating boards [default: all cores, or
+    /// RAYON_NUM_THREADS].
+    #[arg(short = 'j', long, value_name = "T", value_parser = crate::parse_threads)]
+    threads: Option<NonZeroUsize>,
+}
+
+/// One batch of rendered boards, each preceded by the format's separator.
+struct Block {
+    bytes: Vec<u8>,
+    /// Where each board ends in `bytes`.
+    ends: Vec<usize>,
+}
+
+enum Message {
+    Boards(Block),
+    /// The task is done: the next message of this channel is the next task's.
+    TaskDone,
+}
+
+pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    let format = Format::from(args.format);
+    // Tasks small enough that a worker can run a whole one ahead of the
+    // writer: about 30 boards each at n = 12, 250 at n = 14.
+    let depth = match n {
+        0..8 => 1,
+        8..12 => 2,
+        _ => 3,
+    };
+    let tasks: Vec<Vec<u32>> = Solutions::placements(n, &[], depth)?.collect();
+    // A worker without a task would only be started and joined.
+    let threads = super::threads_or_default(args.threads).clamp(1, tasks.len().max(1));
+
+    let mut out = super::stdout();
+    out.write_all(format.opening())?;
+    let written = thread::scope(|scope| {
+        let mut channels = Vec::with_capacity(threads);
+        for worker in 0..threads {
+            let (sender, receiver) = sync_channel(BLOCKS_AHEAD);
+            channels.push(receiver);
+            let tasks = tasks.iter().skip(worker).step_by(threads);
+            let unique = args.unique;
+            scope.spawn(move || render_tasks(n, format, unique, tasks, &sender));
+        }
+        // The receivers are dropped when this returns, which stops the
+        // workers even when it returns early.
+        write_in_order(&mut out, format, tasks.len(), channels, args.limit)
+    })?;
+    debug_assert!(args.limit.is_none_or(|limit| written <= limit));
+    out.write_all(format.closing())?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A worker: renders the boards of its tasks, in order, into blocks.
+fn render_tasks<'a>(
+    n: u32,
+    format: Format,
+    unique: bool,
+    tasks: impl Iterator<Item = &'a Vec<u32>>,
+    sender: &SyncSender<Message>,
+) {
+    let mut renderer = Renderer::new(format);
+    let new_block = || Block {
+        bytes: Vec::with_capacity(BLOCK_BYTES + 1024),
+        ends: Vec::new(),
+    };
+    let mut block = new_block();
+    for prefix in tasks {
+        let Ok(mut boards) = Solutions::with_prefix(n, prefix) else {
+            return;
+        };
+        if unique {
+            boards = boards.unique();
+        }
+        while let Some(cols) = boards.next_board() {
+            block.bytes.extend_from_slice(format.separator());
+            renderer
+                .write(&mut block.bytes, n, cols.iter().copied())
+                .expect("writing to a Vec cannot fail");
+            block.ends.push(block.bytes.len());
+            if block.bytes.len() >= BLOCK_BYTES {
+                let full = std::mem::replace(&mut block, new_block());
+                if sender.send(Message::Boards(full)).is_err() {
+                    return;
+                }
+            }
+        }
+        if !block.ends.is_empty() {
+            let last = std::mem::replace(&mut block, new_block());
+            if sender.send(Message::Boards(last)).is_err() {
+                return;
+            }
+        }
+        if sender.send(Message::TaskDone).is_err() {
+            return;
+        }
+    }
+}
+
+/// The writer: takes task `i` from channel `i % T`, writes its boards, and
+/// returns how many boards it wrote. Drops the first board's separator.
+fn write_in_order(
+    out: &mut impl Write,
+    format: Format,
+    tasks: usize,
+    channels: Vec<Receiver<Message>>,
+    limit: Option<u64>,
+) -> std::io::Result<u64> {
+    let mut written: u64 = 0;
+    let limit = limit.unwrap_or(u64::MAX);
+    for task in 0..tasks {
+        if written >= limit {
+            break;
+        }
+        let channel = &channels[task % channels.len()];
+        // A closed channel means a worker stopped early, which it only does
+        // when this side is gone: it cannot happen here, so stop quietly.
+        while let Ok(Message::Boards(block)) = channel.recv() {
+            let room = usize::try_from(limit - written).unwrap_or(usize::MAX);
+            let boards = block.ends.len().min(room);
+            let end = block.ends[boards - 1];
+            let start = if written == 0 {
+                format.separator().len()
+            } else {
+                0
+            };
+            out.write_all(&block.bytes[start..end])?;
+            written += boards as u64;
+            if written >= limit {
+                break;
+            }
+        }
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Channels holding `tasks`, each a list of blocks, each a list of
+    /// boards, as `workers` round-robin workers would have sent them.
+    fn channels(workers: usize, tasks: &[&[&[&str]]]) -> Vec<Receiver<Message>> {
+        let (senders, receivers): (Vec<_>, Vec<_>) = (0..workers).map(|_| sync_channel(64)).unzip();
+        for (i, task) in tasks.iter().enumerate() {
+            for boards in *task {
+                let mut block = Block {
+                    bytes: Vec::new(),
+                    ends: Vec::new(),
+                };
+                for board in *boards {
+                    block.bytes.extend_from_slice(b",");
+                    block.bytes.extend_from_slice(board.as_bytes());
+                    block.ends.push(block.bytes.len());
+                }
+                senders[i % workers].send(Message::Boards(block)).unwrap();
+            }
+            senders[i % workers].send(Message::TaskDone).unwrap();
+        }
+        receivers
+    }
+
+    fn written(workers: usize, tasks: &[&[&[&str]]], limit: Option<u64>) -> (String, u64) {
+        let mut out = Vec::new();
+        let count = write_in_order(
+            &mut out,
+            Format::Leetcode,
+            tasks.len(),
+            channels(workers, tasks),
+            limit,
+        )
+        .unwrap();
+        (String::from_utf8(out).unwrap(), count)
+    }
+
+    const TASKS: [&[&[&str]]; 4] = [&[&["a", "b"], &["c"]], &[], &[&["d"]], &[&["e", "f"]]];
+
+    #[test]
+    fn tasks_come_out_in_order_whatever_the_workers() {
+        for workers in 1..=5 {
+            assert_eq!(written(workers, &TASKS, None), ("a,b,c,d,e,f".into(), 6));
+        }
+    }
+
+    #[test]
+    fn a_limit_cuts_inside_a_block() {
+        assert_eq!(written(2, &TASKS, Some(1)), ("a".into(), 1));
+        assert_eq!(written(2, &TASKS, Some(5)), ("a,b,c,d,e".into(), 5));
+        assert_eq!(written(3, &TASKS, Some(0)), (String::new(), 0));
+    }
+
+    #[test]
+    fn the_first_board_loses_its_separator_even_after_empty_tasks() {
+        let tasks: [&[&[&str]]; 3] = [&[], &[], &[&["x"]]];
+        assert_eq!(written(2, &tasks, None), ("x".into(), 1));
+    }
+}

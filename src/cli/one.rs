@@ -1,0 +1,50 @@
+//! `queens one N`: one solution for any n, by formula, streamed.
+//!
+//! The board's columns are computed row by row as they are written
+//! ([`queens::Construction`]), so `queens one 100000000 --format columns`
+//! needs no memory beyond the output buffer. Formats that draw every
+//! square are refused above [`MAX_DRAWN`], where a board would be
+//! megabytes of dots.
+
+use std::process::ExitCode;
+
+use queens::{BoardWriter, Construction, Format, check};
+
+use super::FormatArg;
+
+/// The largest board drawn square by square (a million characters).
+pub const MAX_DRAWN: u32 = 1000;
+
+#[derive(Debug, clap::Args)]
+pub struct OneArgs {
+    /// Board size N (1 to 1,000,000,000; 2 and 3 have no solution).
+    #[arg(value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| super::parse_board_size(s, check::MAX_N))]
+    n: u32,
+
+    /// How to write the board (board, spaced and leetcode up to n = 1000).
+    #[arg(short, long, value_enum, default_value_t = FormatArg::Board)]
+    format: FormatArg,
+}
+
+pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
+    let (n, format) = (args.n, Format::from(args.format));
+    if format.draws_squares() && n > MAX_DRAWN {
+        eprintln!(
+            "queens: --format {format} draws all n x n squares and is limited to n <= \
+             {MAX_DRAWN}; for n = {n} use --format columns (or jsonl)"
+        );
+        return Ok(ExitCode::from(crate::EXIT_USAGE));
+    }
+    let Some(board) = Construction::new(n) else {
+        eprintln!(
+            "queens: there is no solution for n = {n}: {n} queens cannot be placed on a {n} x {n} \
+             board without two attacking each other"
+        );
+        return Ok(ExitCode::FAILURE);
+    };
+    let mut out = BoardWriter::new(super::stdout(), format);
+    out.write(n, board)?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,43 @@
+//! Running the `queens` binary from the CLI tests.
+
+use assert_cmd::assert::Assert;
+use assert_cmd::cargo::cargo_bin_cmd;
+
+/// Runs `queens` with `args` and no input.
+pub fn queens(args: &[&str]) -> Assert {
+    cargo_bin_cmd!("queens").args(args).assert()
+}
+
+/// Runs `queens` with `args`, `input` on stdin.
+pub fn queens_with_input(args: &[&str], input: impl Into<Vec<u8>>) -> Assert {
+    cargo_bin_cmd!("queens")
+        .args(args)
+        .write_stdin(input)
+        .assert()
+}
+
+/// The stdout of a finished run, as text.
+pub fn stdout(assert: &Assert) -> String {
+    String::from_utf8(assert.get_output().stdout.clone()).unwrap()
+}
+
+/// Asserts that the run exited with `code`, printed a single stderr line
+/// `queens: ...` (no panic) containing every `needle`, and returns that line.
+pub fn one_error_line(assert: Assert, code: i32, needles: &[&str]) -> String {
+    let out = assert.code(code).get_output().clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "more than one line:\n{err}");
+    assert!(err.starts_with("queens: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for needle in needles {
+        assert!(err.contains(needle), "{err:?} lacks {needle:?}");
+    }
+    err
+}
+
+/// Asserts a usage error: exit 2, nothing on stdout, one line naming the
+/// problem.
+pub fn rejects(args: &[&str], needles: &[&str]) {
+    let err = one_error_line(queens(args).stdout(""), 2, needles);
+    assert!(!err.is_empty(), "{args:?}");
+}
