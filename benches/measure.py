@@ -124,6 +124,28 @@ def unique_cost(sizes, threads, runs):
     return rows
 
 
+def speedups(pairs, threads, runs):
+    """The 2-thread speed-up as the median of per-pair ratios: each pair is
+    a 1-thread run followed at once by a `threads` run, so a slow spell of
+    the machine hits both sides of a ratio rather than one median."""
+    rows = []
+    for engine, n in pairs:
+        ratios, one, many = [], [], []
+        for _ in range(runs):
+            t1 = run_measured(n, 1, engine)[0]
+            tn = run_measured(n, threads, engine)[0]
+            one.append(t1)
+            many.append(tn)
+            ratios.append(t1 / tn)
+        row = {"engine": engine, "n": n, "threads": threads, "runs": runs,
+               "one_secs": statistics.median(one), "many_secs": statistics.median(many),
+               "ratio_median": statistics.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios)}
+        print(f"{engine:6}  n = {n:2}  speed-up at {threads} threads: median {row['ratio_median']:.2f}x "
+              f"(min {row['ratio_min']:.2f}, max {row['ratio_max']:.2f}) over {runs} pairs", flush=True)
+        rows.append(row)
+    return rows
+
+
 def plot_svg(rows, title):
     """A small log-scale line plot, as SVG text, with no dependencies."""
     width, height, left, right, top, bottom = 680, 420, 70, 190, 40, 50
@@ -180,6 +202,9 @@ def main():
     parser.add_argument("--runs", type=int, default=3, help="runs per (engine, n, threads); the median counts")
     parser.add_argument("--unique-n", default="16,17",
                         help="sizes at which to time --unique against the plain count ('' for none)")
+    parser.add_argument("--speedup", default="mirror:16,mirror:17,join:18",
+                        help="engine:n pairs whose speed-up is measured from interleaved runs ('' for none)")
+    parser.add_argument("--speedup-runs", type=int, default=5)
     parser.add_argument("--no-readme", action="store_true", help="leave both READMEs alone")
     parser.add_argument("--machine", help="results folder name [default: from the CPU model]")
     args = parser.parse_args()
@@ -192,6 +217,8 @@ def main():
     today = datetime.date.today().isoformat()
     folder = ROOT / "results" / machine
     folder.mkdir(parents=True, exist_ok=True)
+    # Before anything is written: rewriting tracked results dirties the tree.
+    describe = sh("git", "-C", str(ROOT), "describe", "--always", "--dirty", "--tags")
 
     rows = []
     for engine, top in (("mirror", args.mirror_max), ("join", args.join_max)):
@@ -203,6 +230,8 @@ def main():
 
     unique_sizes = [int(v) for v in args.unique_n.split(",") if v.strip()]
     unique_rows = unique_cost(unique_sizes, thread_counts[-1], args.runs)
+    pairs = [(e, int(n)) for e, n in (p.split(":") for p in args.speedup.split(",") if p.strip())]
+    speedup_rows = speedups(pairs, thread_counts[-1], args.speedup_runs) if len(thread_counts) > 1 else []
 
     single = {(r["engine"], r["n"]): r["median_secs"] for r in rows if r["threads"] == 1}
     for r in rows:
@@ -222,13 +251,22 @@ def main():
                 f.write(f"{r['n']},{r['threads']},{r['runs']},{r['plain_secs']:.6f},"
                         f"{r['unique_secs']:.6f},{r['extra_pct']:.2f}\n")
 
+    if speedup_rows:
+        with (folder / f"{today}-speedup.csv").open("w") as f:
+            f.write("engine,n,threads,pairs,one_thread_median_secs,threads_median_secs,"
+                    "speedup_median,speedup_min,speedup_max\n")
+            for r in speedup_rows:
+                f.write(f"{r['engine']},{r['n']},{r['threads']},{r['runs']},{r['one_secs']:.6f},"
+                        f"{r['many_secs']:.6f},{r['ratio_median']:.3f},{r['ratio_min']:.3f},"
+                        f"{r['ratio_max']:.3f}\n")
+
     command = "python3 " + " ".join(shlex.quote(a) for a in [str(Path(sys.argv[0]))] + sys.argv[1:])
     provenance = {
         "date": today,
         "machine": machine,
         "cpu": cpu_model(),
         "cores": cores,
-        "git describe": sh("git", "-C", str(ROOT), "describe", "--always", "--dirty", "--tags"),
+        "git describe": describe,
         "rustc -V": sh("rustc", "-V"),
         "command": command,
         "each run": f"{BINARY.relative_to(ROOT)} count N -j T --engine E --json "
@@ -238,7 +276,8 @@ def main():
     svg = folder / f"{today}.svg"
     svg.write_text(plot_svg(rows, f"queens count, {machine}"))
     if not args.no_readme:
-        write_readme(rows, unique_rows, thread_counts, provenance, svg.relative_to(ROOT / "results"))
+        write_readme(rows, unique_rows, speedup_rows, thread_counts, provenance,
+                     svg.relative_to(ROOT / "results"))
     print(f"wrote results/{machine}/{today}.csv, its .txt and .svg, and the READMEs")
 
 
@@ -247,7 +286,7 @@ def cell(by, key, field, fmt):
     return format(r[field], fmt) if r and not math.isnan(r[field]) else "-"
 
 
-def write_readme(rows, unique_rows, thread_counts, provenance, svg):
+def write_readme(rows, unique_rows, speedup_rows, thread_counts, provenance, svg):
     many = thread_counts[-1]
     by = {(r["engine"], r["n"], r["threads"]): r for r in rows}
     ns = sorted({r["n"] for r in rows})
@@ -282,6 +321,18 @@ def write_readme(rows, unique_rows, thread_counts, provenance, svg):
         f"![time against n, log scale]({svg})",
         "",
     ]
+    if speedup_rows:
+        lines += [
+            f"Speed-up on {many} threads, as the median of the ratios of interleaved 1-thread and",
+            f"{many}-thread runs (the table's medians come from separate runs and move with the",
+            "machine's load):",
+            "",
+            "| engine | n | pairs | speed-up (median) | min | max |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+        lines += [f"| {r['engine']} | {r['n']} | {r['runs']} | {r['ratio_median']:.2f}x | "
+                  f"{r['ratio_min']:.2f}x | {r['ratio_max']:.2f}x |" for r in speedup_rows]
+        lines.append("")
     if unique_rows:
         lines += [
             "The cost of `--unique` (the symmetric searches on top of the total, default engine),",
