@@ -150,10 +150,11 @@ impl JoinPlan {
         let odd = OddGeometry::new(geo.n);
         let table = QuarterTable::new(odd.h);
         let mut jobs = Vec::new();
+        let all_sets = row_sets(&geo);
         let middles = (1..=odd.h).map(Middle::Column).chain([Middle::Centre]);
         for middle in middles {
             let free = odd.free_rows(middle);
-            for rows in row_sets(&geo).into_iter().filter(|r| r & !free == 0) {
+            for &rows in all_sets.iter().filter(|&&r| r & !free == 0) {
                 let weight = match middle {
                     Middle::Column(_) => 8,
                     Middle::Centre => flip_weight(&geo, rows) * odd.centre_mirror_weight(rows),

@@ -130,6 +130,14 @@ impl OddGeometry {
         self.off_limits(&[2 * self.h - j], &[2 * self.h + j])
     }
 
+    /// A row set as local rows of the top quarters, local rows of the
+    /// bottom quarters (global rows h+1..2h), and the mask of a quarter's
+    /// h columns.
+    const fn split(&self, rows: u32) -> (u32, u32, u32) {
+        let h = self.h;
+        (rows & ((1 << h) - 1), rows >> (h + 1), (1 << h) - 1)
+    }
+
     #[inline]
     fn window(&self, falling: u64, rising: u64) -> u64 {
         let lo = self.h + 1;
@@ -147,8 +155,7 @@ impl OddGeometry {
         mut emit: impl FnMut(u64),
     ) {
         let h = self.h;
-        let (top, bottom) = (rows & ((1 << h) - 1), rows >> (h + 1));
-        let all = (1u32 << h) - 1;
+        let (top, bottom, all) = self.split(rows);
         let [tl, bl, _, _] = self.forbidden(middle);
         for_each_subset(h, top.count_ones(), |cols| {
             let tops = table.group(top, cols);
@@ -182,8 +189,7 @@ impl OddGeometry {
         mut emit: impl FnMut(u64),
     ) {
         let h = self.h;
-        let (top, bottom) = (rows & ((1 << h) - 1), rows >> (h + 1));
-        let all = (1u32 << h) - 1;
+        let (top, bottom, all) = self.split(rows);
         let [_, _, tr, br] = self.forbidden(middle);
         // TR at (0, h + 1), BR at (h + 1, h + 1): in global coordinates
         // both families shift by h + 1.
@@ -245,7 +251,7 @@ impl OddGeometry {
     #[must_use]
     pub fn left_candidates(&self, table: &QuarterTable, rows: u32) -> u64 {
         let h = self.h;
-        let (top, bottom, all) = (rows & ((1 << h) - 1), rows >> (h + 1), (1u32 << h) - 1);
+        let (top, bottom, all) = self.split(rows);
         let mut pairs = 0;
         for_each_subset(h, top.count_ones(), |cols| {
             pairs += (table.group(top, cols).len() * table.group(bottom, all ^ cols).len()) as u64;
@@ -257,7 +263,7 @@ impl OddGeometry {
     #[must_use]
     pub fn right_candidates(&self, table: &QuarterTable, middle: Middle, rows: u32) -> u64 {
         let h = self.h;
-        let (top, bottom, all) = (rows & ((1 << h) - 1), rows >> (h + 1), (1u32 << h) - 1);
+        let (top, bottom, all) = self.split(rows);
         let mut pairs = 0;
         for_each_subset(h, top.count_ones(), |cols| {
             let tops = table.group(top, cols).len() as u64;
