@@ -2,29 +2,11 @@
 //! clear line for every kind of bad input.
 
 use assert_cmd::cargo::cargo_bin_cmd;
+
+use crate::common::cli::{queens, rejects};
 use predicates::prelude::*;
 use queens::known;
 use serde_json::Value;
-
-fn queens(args: &[&str]) -> assert_cmd::assert::Assert {
-    cargo_bin_cmd!("queens").args(args).assert()
-}
-
-/// Asserts exit code 2 and a single stderr line containing every `needle`.
-fn rejects(args: &[&str], needles: &[&str]) {
-    let out = queens(args).code(2).stdout("").get_output().clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(
-        err.lines().count(),
-        1,
-        "{args:?} gave more than one line:\n{err}"
-    );
-    assert!(err.starts_with("queens: "), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    for needle in needles {
-        assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
-    }
-}
 
 #[test]
 fn bad_board_sizes_name_the_problem_and_the_range() {

@@ -2,7 +2,7 @@
 //! every kind of malformed input, and gigabytes of garbage rejected at the
 //! first bad byte without being read.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! OEIS A000170, the slow steps are refused beyond a minute with the limit
 //! named, and JSON names the algorithm.
 
-mod common;
+use crate::common;
 
 use common::cli::{queens, rejects, stdout};
 use queens::known;

@@ -1,7 +1,7 @@
 //! `queens list`: every format byte for byte, ordering, --limit, --unique,
 //! the pipe to `check`, a closed pipe, and bad input.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};

@@ -1,7 +1,7 @@
 //! `queens one`: every format byte for byte, the boards it prints pass
 //! `check` (up to n = 10^7 through a real pipe), and bad input.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Stdio};
 

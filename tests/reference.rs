@@ -1,6 +1,6 @@
 //! The fast engine against a slow, obviously correct solver.
 
-mod common;
+use crate::common;
 
 use common::{legal_prefix, reference_completions, reference_solutions};
 use proptest::prelude::*;

@@ -1,7 +1,7 @@
 //! The ordered solution iterator and the board formats, against the slow
 //! reference solver and the published counts.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

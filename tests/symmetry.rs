@@ -2,7 +2,7 @@
 //! against a brute force that groups every solution by canonical form, and
 //! OEIS A002562.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 
