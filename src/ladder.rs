@@ -10,8 +10,8 @@
 //! | `attack-counts` | one queen per row; an n x n grid counts the queens attacking each square, updated on every placement and removal |
 //! | `scan`          | one queen per row; a square is safe if no queen above shares its column or a diagonal, found by scanning the rows above |
 //! | `flags`         | one queen per row; a flag per column and per diagonal (2n - 1 each, indexed `r + c` and `r - c + n - 1`) |
-//! | `bitmask`       | the serial engine: columns and diagonals as bitmasks, mirror symmetry ([`crate::engine::count_serial`]) |
-//! | `parallel`      | the same on every core ([`crate::engine::count_parallel`]) |
+//! | `bitmask`       | the serial engine: columns and diagonals as bitmasks, mirror symmetry ([`crate::count_serial`]) |
+//! | `parallel`      | the same on every core ([`crate::count_parallel`]) |
 //!
 //! The slow steps run on one thread. This module counts only; timing the
 //! steps against each other is the caller's business, and it never refuses
@@ -21,7 +21,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::engine::{self, Config, count_parallel, count_serial};
+use crate::count::{Config, count_parallel, count_serial};
 use crate::kernel::MAX_N;
 
 /// One step of the ladder.
@@ -131,7 +131,7 @@ pub enum Error {
     },
     /// The engines refused the configuration.
     #[error(transparent)]
-    Engine(#[from] engine::Error),
+    Engine(#[from] crate::Error),
 }
 
 /// Counts the `n`-queens solutions with `algorithm`; `config` matters to

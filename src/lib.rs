@@ -1,21 +1,38 @@
 //! Counts the solutions of the n-queens puzzle, as fast as the hardware
 //! allows.
 //!
-//! The engine is a bitmask backtracker ([`kernel`]) whose search is split on
-//! its first rows into independent [`units`], with mirror symmetry halving
-//! the work, and run across threads by [`engine::count_parallel`]. Every
-//! count can be checked against the published values in [`known`].
+//! Two independent engines count, and each checks the other:
+//!
+//! - the **join** pairs left and right half-boards (meet in the middle, after
+//!   Kluev's quadrant join) and uses the board's symmetries; it is the
+//!   faster from n = 12 and covers `4 <= n <= 24`;
+//! - the **mirror** engine is a bitmask backtracker with mirror symmetry,
+//!   for every `1 <= n <= 32`.
+//!
+//! Either splits its search into a [`Plan`] of independent work units with
+//! stable ids, descriptors, cost estimates and a hash that names the plan:
+//! any subset of units counts exactly its share, in any order and any
+//! process, which is what resuming and sharding build on. [`count`] picks
+//! the faster engine ([`Engine::best_for`]) and uses every core; [`Counter`]
+//! chooses the rest. Every total can be checked against the published
+//! values in [`known`].
 //!
 //! ```
-//! use queens::{Config, count_parallel, count_serial};
+//! use queens::{Counter, Engine, Plan, Config};
 //!
-//! let eight = count_serial(8, &Config::default(), &())?;
-//! assert_eq!(eight.solutions, 92);
+//! assert_eq!(queens::count(12)?, 14_200);
 //!
-//! // Two threads, units fixing three rows: the same total.
-//! let config = Config { split_depth: 3, ..Config::with_threads(2) };
-//! assert_eq!(count_parallel(8, &config, &())?.solutions, 92);
-//! assert_eq!(queens::known::total(8), Some(92));
+//! // The mirror engine on two threads, split on three rows: the same total.
+//! let count = Counter::new(12).engine(Engine::Mirror).threads(2).split_depth(3).run()?;
+//! assert_eq!(count.solutions, 14_200);
+//! assert_eq!(queens::known::total(12), Some(14_200));
+//!
+//! // A plan's units, and one of them counted alone.
+//! let plan = Plan::new(12, Engine::Join, &Config::default())?;
+//! let first = plan.unit(0).unwrap();
+//! assert!(first.descriptor.starts_with("rowset:0x"));
+//! let share = plan.count_unit(0, &mut Default::default())?;
+//! assert!(share <= 14_200);
 //! # Ok::<(), queens::Error>(())
 //! ```
 //!
@@ -43,20 +60,33 @@
 pub mod board;
 pub mod check;
 pub mod construct;
-pub mod engine;
-pub mod join;
-pub mod kernel;
+pub mod count;
+mod error;
 pub mod known;
 pub mod ladder;
 pub mod solutions;
 pub mod symmetry;
 pub mod unique;
-pub mod units;
+
+mod kernel;
 
 pub use board::{BoardWriter, Format};
 pub use construct::Construction;
-pub use engine::{Config, Count, Error, Observer, count, count_parallel, count_serial};
+pub use count::{
+    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan, PlanHash,
+    UnitDone, count, count_parallel, count_serial, thread_pool,
+};
+pub use error::{Error, MAX_THREADS};
+pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
 pub use solutions::{Solutions, solve_n_queens, total_n_queens};
 pub use unique::{Classes, Unique, unique};
-pub use units::WorkUnit;
+
+/// Internals that are public only so that the integration tests and
+/// benchmarks can pin them against slow references. Not part of the API:
+/// they change without notice.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable};
+    pub use crate::kernel::{Masks, count_completions, count_completions_portable};
+}

@@ -14,8 +14,9 @@
 //! [`solve_n_queens`] and [`total_n_queens`] give LeetCode 51 and 52 their
 //! familiar shapes for programs that embed the library.
 
+use crate::Error;
 use crate::board::{Format, Renderer};
-use crate::engine::{Config, Error, count_serial};
+use crate::count::{Config, count_serial};
 use crate::kernel::{MAX_N, Masks, full_mask, lowest_bit};
 use crate::symmetry::is_canonical;
 
@@ -90,8 +91,12 @@ impl Solutions {
     /// # Errors
     /// [`Error::BoardSize`] unless `1 <= n <= 32` and `rows <= n`.
     pub fn placements(n: u32, prefix: &[u32], rows: u32) -> Result<Self, Error> {
-        if !(1..=MAX_N).contains(&n) || rows > n || prefix.len() > n as usize {
-            return Err(Error::BoardSize(n));
+        if !(1..=MAX_N).contains(&n) {
+            return Err(Error::board_size(n, "listing", 1, MAX_N));
+        }
+        let asked = rows.max(u32::try_from(prefix.len()).unwrap_or(u32::MAX));
+        if asked > n {
+            return Err(Error::Rows { rows: asked, n });
         }
         let full = full_mask(n);
         let mut walk = Self {
@@ -318,9 +323,18 @@ mod tests {
 
     #[test]
     fn sizes_out_of_range_are_refused() {
-        assert_eq!(Solutions::new(0).unwrap_err(), Error::BoardSize(0));
-        assert_eq!(Solutions::new(33).unwrap_err(), Error::BoardSize(33));
-        assert!(Solutions::placements(4, &[], 5).is_err());
+        assert_eq!(
+            Solutions::new(0).unwrap_err().to_string(),
+            "board size 0 is out of range: listing takes n from 1 to 32"
+        );
+        assert!(matches!(
+            Solutions::new(33),
+            Err(Error::BoardSize { n: 33, .. })
+        ));
+        assert_eq!(
+            Solutions::placements(4, &[], 5).unwrap_err().to_string(),
+            "5 rows asked of a board of 4: at most 4"
+        );
     }
 
     #[test]

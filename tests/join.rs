@@ -1,22 +1,28 @@
 //! The join engine against OEIS A000170, against its own reference stage,
 //! and against the backtracking engine; its matcher against the naive one.
 
-use std::num::NonZeroUsize;
 use std::sync::Mutex;
 
 use proptest::prelude::*;
-use queens::join::matcher::{SlicedMatcher, count_naive, count_portable};
-use queens::join::{JoinPlan, MAX_N, MIN_N, Stage, count_join};
-use queens::{Config, Observer, count_parallel, known};
+use queens::internals::{SlicedMatcher, count_naive, count_portable};
+use queens::{Config, Count, Counter, Engine, Observer, Plan, UnitDone, count_parallel, known};
 
-fn threads(t: usize) -> Option<NonZeroUsize> {
-    NonZeroUsize::new(t)
+const MIN_N: u32 = 4;
+
+/// Counts `n` with `engine` (a join stage) on `threads` threads.
+fn count_join(n: u32, engine: Engine, threads: usize, observer: &dyn Observer) -> Count {
+    Counter::new(n)
+        .engine(engine)
+        .threads(threads)
+        .observer(observer)
+        .run()
+        .unwrap()
 }
 
 #[test]
 fn join_totals_match_a000170_from_4_to_16() {
     for n in MIN_N..=16 {
-        let got = count_join(n, Stage::FixedMiddle, threads(2), &()).unwrap();
+        let got = count_join(n, Engine::Join, 2, &());
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
     }
 }
@@ -24,8 +30,8 @@ fn join_totals_match_a000170_from_4_to_16() {
 #[test]
 fn the_odd_scheme_equals_unequal_halves_up_to_15() {
     for n in (5..=15).step_by(2) {
-        let fixed = count_join(n, Stage::FixedMiddle, threads(2), &()).unwrap();
-        let unequal = count_join(n, Stage::Symmetric, threads(2), &()).unwrap();
+        let fixed = count_join(n, Engine::Join, 2, &());
+        let unequal = count_join(n, Engine::JoinUnequal, 2, &());
         assert_eq!(fixed.solutions, unequal.solutions, "n = {n}");
         assert_ne!(
             fixed.units, unequal.units,
@@ -37,11 +43,9 @@ fn the_odd_scheme_equals_unequal_halves_up_to_15() {
 #[test]
 fn every_stage_equals_the_reference() {
     for n in MIN_N..=12 {
-        let reference = count_join(n, Stage::Reference, threads(2), &())
-            .unwrap()
-            .solutions;
-        for stage in [Stage::Sliced, Stage::Symmetric, Stage::FixedMiddle] {
-            let got = count_join(n, stage, threads(2), &()).unwrap().solutions;
+        let reference = count_join(n, Engine::JoinReference, 2, &()).solutions;
+        for stage in [Engine::JoinSliced, Engine::JoinUnequal, Engine::Join] {
+            let got = count_join(n, stage, 2, &()).solutions;
             assert_eq!(got, reference, "n = {n}, {stage:?}");
         }
         let mirror = count_parallel(n, &Config::with_threads(2), &())
@@ -56,8 +60,8 @@ fn totals_never_depend_on_the_thread_count() {
     for n in [13, 14] {
         let want = known::total(n).unwrap();
         for t in [1, 2, 3, 7] {
-            for stage in [Stage::Symmetric, Stage::FixedMiddle] {
-                let got = count_join(n, stage, threads(t), &()).unwrap();
+            for stage in [Engine::JoinUnequal, Engine::Join] {
+                let got = count_join(n, stage, t, &());
                 assert_eq!(
                     (got.solutions, got.threads),
                     (want, t),
@@ -78,15 +82,18 @@ impl Observer for Recorder {
     fn start(&self, units: usize, total_cost: u64) {
         *self.start.lock().unwrap() = (units, total_cost);
     }
-    fn unit_done(&self, id: u32, solutions: u128, cost: u64) {
-        self.done.lock().unwrap().push((id, solutions, cost));
+    fn unit_done(&self, done: &UnitDone) {
+        self.done
+            .lock()
+            .unwrap()
+            .push((done.id, done.solutions, done.cost));
     }
 }
 
 #[test]
 fn the_observer_sees_every_job_once_with_its_cost() {
     let recorder = Recorder::default();
-    let count = count_join(13, Stage::FixedMiddle, threads(3), &recorder).unwrap();
+    let count = count_join(13, Engine::Join, 3, &recorder);
     let (units, total_cost) = *recorder.start.lock().unwrap();
     let mut done = recorder.done.into_inner().unwrap();
     done.sort_by_key(|d| d.0);
@@ -97,16 +104,22 @@ fn the_observer_sees_every_job_once_with_its_cost() {
     );
     assert_eq!(done.iter().map(|d| d.1).sum::<u128>(), count.solutions);
     assert_eq!(done.iter().map(|d| d.2).sum::<u64>(), total_cost);
-    let plan = JoinPlan::new(13, Stage::FixedMiddle).unwrap();
-    for (job, (_, _, cost)) in plan.jobs().iter().zip(&done) {
-        assert_eq!(job.cost, *cost, "costs are known before the jobs run");
+    let plan = Plan::new(13, Engine::Join, &Config::default()).unwrap();
+    for (unit, (_, _, cost)) in plan.units().zip(&done) {
+        assert_eq!(unit.cost, *cost, "costs are known before the jobs run");
     }
 }
 
 #[test]
-fn sizes_outside_the_join_are_refused() {
-    assert!(JoinPlan::new(MIN_N - 1, Stage::Symmetric).is_err());
-    assert!(JoinPlan::new(MAX_N + 1, Stage::Symmetric).is_err());
+fn sizes_outside_the_join_are_refused_with_the_join_s_range() {
+    // See: issue 9 (the join's refusals used to name the kernel's 1..=32).
+    for (n, engine) in [(3, Engine::JoinUnequal), (25, Engine::Join)] {
+        let err = Plan::new(n, engine, &Config::default()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("board size {n} is out of range: the {engine} engine takes n from 4 to 24")
+        );
+    }
 }
 
 /// Random 34-bit words of about the density half-boards have.
@@ -142,7 +155,7 @@ proptest! {
 #[ignore = "slow: seconds per size"]
 fn join_totals_match_a000170_for_17_and_18() {
     for n in [17, 18] {
-        let got = count_join(n, Stage::FixedMiddle, None, &()).unwrap();
+        let got = count_join(n, Engine::Join, 0, &());
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
     }
 }

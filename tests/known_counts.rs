@@ -1,9 +1,11 @@
 //! The engines against the published values: OEIS A000170 for the totals,
 //! OEIS A059963 for the counts per column of row 0.
 
-use queens::units::work_units;
-use queens::{Config, Observer, WorkUnit, count_parallel, count_serial, known};
 use std::sync::Mutex;
+
+use queens::{
+    Config, Engine, MAX_SPLIT_DEPTH, Observer, Plan, UnitDone, count_parallel, count_serial, known,
+};
 
 #[test]
 fn serial_totals_match_a000170_up_to_15() {
@@ -27,10 +29,7 @@ fn totals_never_depend_on_threads_or_split_depth() {
         let serial = count_serial(n, &Config::default(), &()).unwrap().solutions;
         for threads in [1, 2, 3, 7] {
             for split_depth in [1, 2, 3] {
-                let config = Config {
-                    split_depth,
-                    ..Config::with_threads(threads)
-                };
+                let config = Config::with_threads(threads).with_split_depth(split_depth);
                 let par = count_parallel(n, &config, &()).unwrap();
                 assert_eq!(
                     par.solutions, serial,
@@ -50,11 +49,8 @@ fn totals_never_depend_on_threads_or_split_depth() {
 
 #[test]
 fn the_deepest_splits_agree_too() {
-    for split_depth in 4..=queens::units::MAX_SPLIT_DEPTH {
-        let config = Config {
-            split_depth,
-            ..Config::with_threads(3)
-        };
+    for split_depth in 4..=MAX_SPLIT_DEPTH {
+        let config = Config::with_threads(3).with_split_depth(split_depth);
         assert_eq!(count_parallel(13, &config, &()).unwrap().solutions, 73_712);
     }
 }
@@ -70,16 +66,28 @@ impl Observer for Recorder {
     fn start(&self, units: usize, _total_cost: u64) {
         *self.started.lock().unwrap() = units;
     }
-    fn unit_done(&self, id: u32, solutions: u128, _cost: u64) {
-        self.done.lock().unwrap().push((id, solutions));
+    fn unit_done(&self, done: &UnitDone) {
+        self.done.lock().unwrap().push((done.id, done.solutions));
     }
 }
 
-/// The units of `n` at `split_depth` with their recorded contributions.
-fn by_unit(n: u32, split_depth: u32, done: Vec<(u32, u128)>) -> Vec<(WorkUnit, u128)> {
-    let units = work_units(n, split_depth);
+/// The row-0 column of each recorded unit of the mirror plan of `n` at
+/// `split_depth` (read from its descriptor, `rows:c0,c1,...`), with the
+/// unit's contribution.
+fn by_first_column(n: u32, split_depth: u32, done: Vec<(u32, u128)>) -> Vec<(usize, u128)> {
+    let plan = Plan::new(
+        n,
+        Engine::Mirror,
+        &Config::default().with_split_depth(split_depth),
+    )
+    .unwrap();
     done.into_iter()
-        .map(|(id, s)| (units[id as usize], s))
+        .map(|(id, s)| {
+            let descriptor = plan.unit(id).unwrap().descriptor;
+            let columns = descriptor.strip_prefix("rows:").unwrap();
+            let first = columns.split(',').next().unwrap().parse().unwrap();
+            (first, s)
+        })
         .collect()
 }
 
@@ -87,10 +95,7 @@ fn by_unit(n: u32, split_depth: u32, done: Vec<(u32, u128)>) -> Vec<(WorkUnit, u
 fn the_observer_sees_every_unit_once_and_the_counts_sum_to_the_total() {
     for (n, split_depth) in [(9, 1), (12, 2), (13, 3)] {
         let recorder = Recorder::default();
-        let config = Config {
-            split_depth,
-            ..Config::with_threads(3)
-        };
+        let config = Config::with_threads(3).with_split_depth(split_depth);
         let count = count_parallel(n, &config, &recorder).unwrap();
         let mut done = recorder.done.into_inner().unwrap();
         assert_eq!(*recorder.started.lock().unwrap(), count.units);
@@ -116,23 +121,21 @@ fn per_unit_counts_by_first_column_match_a059963() {
     for (row, n) in A059963.iter().zip(8u32..) {
         for split_depth in [1, 2, 3] {
             let recorder = Recorder::default();
-            let config = Config {
-                split_depth,
-                ..Config::with_threads(2)
-            };
+            let config = Config::with_threads(2).with_split_depth(split_depth);
             count_parallel(n, &config, &recorder).unwrap();
             // A unit of weight 2 in column c < n/2 stands for column c and
             // its mirror n-1-c; in the middle column it stands for both
             // halves of that column. So: unweighted sums for the left half,
             // weighted for the middle, mirrored for the right.
             let mut by_column = vec![0u128; n as usize];
-            for (unit, solutions) in by_unit(n, split_depth, recorder.done.into_inner().unwrap()) {
-                let c = unit.first_column() as usize;
+            // Every unit of n > 1 has weight 2.
+            let done = recorder.done.into_inner().unwrap();
+            for (c, solutions) in by_first_column(n, split_depth, done) {
                 if 2 * c + 1 == n as usize {
                     by_column[c] += solutions;
                 } else {
-                    by_column[c] += solutions / u128::from(unit.weight);
-                    by_column[n as usize - 1 - c] += solutions / u128::from(unit.weight);
+                    by_column[c] += solutions / 2;
+                    by_column[n as usize - 1 - c] += solutions / 2;
                 }
             }
             assert_eq!(&by_column[..], *row, "n = {n}, split {split_depth}");

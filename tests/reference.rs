@@ -4,7 +4,7 @@ use crate::common;
 
 use common::{legal_prefix, reference_completions, reference_solutions};
 use proptest::prelude::*;
-use queens::kernel::{Masks, count_completions};
+use queens::internals::{Masks, count_completions};
 use queens::{Config, count_parallel, count_serial, known};
 
 #[test]

@@ -46,7 +46,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                 ),
                 Err(err) => {
                     eprintln!("queens: cannot open {shown}: {err}");
-                    return Ok(ExitCode::from(crate::EXIT_USAGE));
+                    return Ok(ExitCode::from(super::EXIT_USAGE));
                 }
             }
         }
@@ -74,7 +74,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                     .map(|n| format!("{n}: "))
                     .unwrap_or_default();
                 eprintln!("queens: {place}{err}");
-                return Ok(ExitCode::from(crate::EXIT_USAGE));
+                return Ok(ExitCode::from(super::EXIT_USAGE));
             }
         }
     }

@@ -12,10 +12,10 @@ use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use queens::kernel::MAX_N;
+use queens::MAX_N;
 use queens::{Algorithm, Config, count_with, known};
 
-use super::Refusal;
+use super::args::Refusal;
 
 /// A first run shorter than this is repeated.
 const REPEAT_BELOW: Duration = Duration::from_millis(50);
@@ -26,7 +26,7 @@ const REPEAT_UNTIL: Duration = Duration::from_millis(200);
 pub struct LadderArgs {
     /// Board size N (1 to 32).
     #[arg(value_name = "N", allow_negative_numbers = true,
-          value_parser = |s: &str| super::parse_board_size(s, MAX_N))]
+          value_parser = |s: &str| super::args::parse_board_size(s, MAX_N))]
     n: u32,
 
     /// Also run the steps that would take longer than about a minute.
@@ -35,16 +35,13 @@ pub struct LadderArgs {
 
     /// Worker threads for the parallel step [default: all cores, or
     /// RAYON_NUM_THREADS].
-    #[arg(short = 'j', long, value_name = "T", value_parser = crate::parse_threads)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = super::args::parse_threads)]
     threads: Option<NonZeroUsize>,
 }
 
 pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let config = Config {
-        threads: args.threads,
-        ..Config::default()
-    };
+    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get));
     let known = known::total(n);
     let mut out = super::stdout();
     writeln!(
@@ -59,7 +56,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let mut previous: Option<Duration> = None;
     let mut mismatches = 0;
     for algorithm in Algorithm::ALL {
-        if let Some(refusal) = super::refusal(algorithm, n, args.force) {
+        if let Some(refusal) = super::args::refusal(algorithm, n, args.force) {
             let why = match refusal {
                 Refusal::TooSlow { limit, max } if n <= max => {
                     format!("beyond n = {limit} it takes longer than a minute (--force runs it)")
@@ -95,11 +92,10 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
         previous = Some(time);
     }
     if mismatches > 0 {
-        eprintln!(
-            "queens: MISMATCH for n = {n}: {mismatches} algorithm(s) disagree with OEIS A000170. \
-             This is a bug in queens or a hardware fault: please report it."
-        );
-        return Ok(ExitCode::from(crate::EXIT_MISMATCH));
+        super::report::mismatch(&format!(
+            "for n = {n}: {mismatches} algorithm(s) disagree with OEIS A000170"
+        ));
+        return Ok(ExitCode::from(super::report::EXIT_MISMATCH));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -139,7 +135,7 @@ fn format_time(d: Duration) -> String {
     if d < Duration::from_millis(1) {
         format!("{:.2} us", d.as_secs_f64() * 1e6)
     } else {
-        crate::format_duration(d)
+        super::report::format_duration(d)
     }
 }
 

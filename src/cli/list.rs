@@ -17,13 +17,12 @@ use std::io::Write;
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::thread;
 
+use queens::MAX_N;
 use queens::board::Renderer;
-use queens::kernel::MAX_N;
 use queens::{Format, Solutions};
 
-use super::FormatArg;
+use super::args::FormatArg;
 
 /// Bytes of rendered boards per message from a worker to the writer.
 const BLOCK_BYTES: usize = 1 << 16;
@@ -35,7 +34,7 @@ const BLOCKS_AHEAD: usize = 16;
 pub struct ListArgs {
     /// Board size N (1 to 32).
     #[arg(value_name = "N", allow_negative_numbers = true,
-          value_parser = |s: &str| super::parse_board_size(s, MAX_N))]
+          value_parser = |s: &str| super::args::parse_board_size(s, MAX_N))]
     n: u32,
 
     /// How to write each board.
@@ -53,7 +52,7 @@ pub struct ListArgs {
 
     /// Threads generating boards [default: all cores, or
     /// RAYON_NUM_THREADS].
-    #[arg(short = 'j', long, value_name = "T", value_parser = crate::parse_threads)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = super::args::parse_threads)]
     threads: Option<NonZeroUsize>,
 }
 
@@ -81,19 +80,23 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
         _ => 3,
     };
     let tasks: Vec<Vec<u32>> = Solutions::placements(n, &[], depth)?.collect();
-    // A worker without a task would only be started and joined.
-    let threads = super::threads_or_default(args.threads).clamp(1, tasks.len().max(1));
+    // The counting engines' pool, so `-j` and `RAYON_NUM_THREADS` mean the
+    // same here; no more workers than tasks, nor than threads to run them
+    // (a worker waits on the writer, so each needs a thread of its own).
+    let pool = queens::thread_pool(args.threads)?;
+    let workers = pool.current_num_threads().clamp(1, tasks.len().max(1));
 
     let mut out = super::stdout();
     out.write_all(format.opening())?;
-    let written = thread::scope(|scope| {
-        let mut channels = Vec::with_capacity(threads);
-        for worker in 0..threads {
+    // The writer runs here, on the calling thread; the workers on the pool.
+    let written = pool.in_place_scope(|scope| {
+        let mut channels = Vec::with_capacity(workers);
+        for worker in 0..workers {
             let (sender, receiver) = sync_channel(BLOCKS_AHEAD);
             channels.push(receiver);
-            let tasks = tasks.iter().skip(worker).step_by(threads);
+            let tasks = tasks.iter().skip(worker).step_by(workers);
             let unique = args.unique;
-            scope.spawn(move || render_tasks(n, format, unique, tasks, &sender));
+            scope.spawn(move |_| render_tasks(n, format, unique, tasks, &sender));
         }
         // The receivers are dropped when this returns, which stops the
         // workers even when it returns early.

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use queens::{BoardWriter, Construction, Format, check};
 
-use super::FormatArg;
+use super::args::FormatArg;
 
 /// The largest board drawn square by square (a million characters).
 pub const MAX_DRAWN: u32 = 1000;
@@ -19,7 +19,7 @@ pub const MAX_DRAWN: u32 = 1000;
 pub struct OneArgs {
     /// Board size N (1 to 1,000,000,000; 2 and 3 have no solution).
     #[arg(value_name = "N", allow_negative_numbers = true,
-          value_parser = |s: &str| super::parse_board_size(s, check::MAX_N))]
+          value_parser = |s: &str| super::args::parse_board_size(s, check::MAX_N))]
     n: u32,
 
     /// How to write the board (board, spaced and leetcode up to n = 1000).
@@ -34,7 +34,7 @@ pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
             "queens: --format {format} draws all n x n squares and is limited to n <= \
              {MAX_DRAWN}; for n = {n} use --format columns (or jsonl)"
         );
-        return Ok(ExitCode::from(crate::EXIT_USAGE));
+        return Ok(ExitCode::from(super::EXIT_USAGE));
     }
     let Some(board) = Construction::new(n) else {
         eprintln!(

@@ -7,7 +7,8 @@
 //! lists the right ones on the complement, and counts the pairs whose
 //! diagonals do not meet (see [`matcher`]). One row set is one job: jobs are
 //! independent, have stable ids and a cost estimate known before they run,
-//! and go through the same [`Observer`] as the backtracking engine.
+//! and are the join's units in a [`crate::Plan`], run by the same runner as
+//! the backtracking engine's.
 //!
 //! The method is Evgeny Kluev's quadrant join (EvgenyKluev/N-Queens-Count-Sol),
 //! as restated in `shared/design/quadrant-join.md`; this code is our own.
@@ -20,16 +21,12 @@ pub mod odd;
 pub mod quarter;
 pub mod sieve;
 
-use std::num::NonZeroUsize;
-
-use rayon::prelude::*;
-
 use self::halves::{Geometry, Side, flip_weight, mirror_weight, right_weight, row_sets};
 use self::matcher::{SlicedMatcher, count_naive};
 use self::odd::{Middle, OddGeometry};
 use self::quarter::QuarterTable;
 use self::sieve::Sieve;
-use crate::engine::{Count, Error, MAX_THREADS, Observer};
+use crate::Error;
 
 /// The smallest board the join handles; smaller ones are the backtracker's.
 pub const MIN_N: u32 = 4;
@@ -104,7 +101,7 @@ impl JoinPlan {
     /// [`Error::BoardSize`] unless `MIN_N <= n <= MAX_N`.
     pub fn new(n: u32, stage: Stage) -> Result<Self, Error> {
         if !(MIN_N..=MAX_N).contains(&n) {
-            return Err(Error::BoardSize(n));
+            return Err(Error::board_size(n, "the join engine", MIN_N, MAX_N));
         }
         let geo = Geometry::new(n);
         if stage == Stage::FixedMiddle && n % 2 == 1 {
@@ -184,10 +181,16 @@ impl JoinPlan {
         &self.jobs
     }
 
-    /// The sum of the jobs' cost estimates.
+    /// The text another program rebuilds `job` from: its left row set in
+    /// hex (bit r = row r), behind the fixed middle queen for odd boards
+    /// (`rowset:0x2b5`, `middle:4/rowset:0x...`, `centre/rowset:0x...`).
     #[must_use]
-    pub fn total_cost(&self) -> u64 {
-        self.jobs.iter().map(|j| j.cost).sum()
+    pub fn descriptor(job: &Job) -> String {
+        match job.kind {
+            Kind::Halves => format!("rowset:{:#x}", job.rows),
+            Kind::Odd(Middle::Column(j)) => format!("middle:{j}/rowset:{:#x}", job.rows),
+            Kind::Odd(Middle::Centre) => format!("centre/rowset:{:#x}", job.rows),
+        }
     }
 
     /// Counts the solutions of one job (its weight included).
@@ -284,46 +287,6 @@ pub struct Scratch {
     queries: Vec<(u64, u32)>,
     matcher: SlicedMatcher,
     sieve: Sieve,
-}
-
-/// Counts the `n`-queens solutions with the join engine on a pool of
-/// `threads` threads (`None`: rayon's default), largest jobs first.
-///
-/// # Errors
-/// [`Error::BoardSize`] outside `MIN_N..=MAX_N`, [`Error::Threads`] or
-/// [`Error::Pool`] as for the backtracking engine.
-pub fn count_join(
-    n: u32,
-    stage: Stage,
-    threads: Option<NonZeroUsize>,
-    observer: &impl Observer,
-) -> Result<Count, Error> {
-    if let Some(t) = threads.filter(|t| t.get() > MAX_THREADS) {
-        return Err(Error::Threads(t.get()));
-    }
-    let plan = JoinPlan::new(n, stage)?;
-    let pool = crate::engine::build_pool(threads)?;
-    let mut order: Vec<&Job> = plan.jobs.iter().collect();
-    order.sort_by_key(|j| std::cmp::Reverse(j.cost));
-    observer.start(plan.jobs.len(), plan.total_cost());
-    let solutions = pool.install(|| {
-        order
-            .par_iter()
-            .with_max_len(1)
-            .map_init(Scratch::default, |scratch, job| {
-                let solutions = plan.run_job(job, scratch);
-                observer.unit_done(job.id, solutions, job.cost);
-                solutions
-            })
-            .sum()
-    });
-    Ok(Count {
-        n,
-        solutions,
-        units: plan.jobs.len(),
-        threads: pool.current_num_threads(),
-        split_depth: None,
-    })
 }
 
 fn push_job(jobs: &mut Vec<Job>, rows: u32, cost: u64, weight: u32, kind: Kind) {

@@ -188,7 +188,7 @@ fn block_visits(stored_by: &[u64; BUCKETS], queries_by: &[u64; BUCKETS], k: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::matcher::count_naive;
+    use crate::count::join::matcher::count_naive;
 
     #[test]
     fn cut_values_read_the_cut_bits_in_order() {

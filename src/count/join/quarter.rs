@@ -85,30 +85,12 @@ impl QuarterTable {
         }
     }
 
-    /// The side of the square.
-    #[must_use]
-    pub fn side(&self) -> u32 {
-        self.side
-    }
-
     /// The placements that use exactly the rows `rows` and the columns `cols`.
     #[inline]
     #[must_use]
     pub fn group(&self, rows: u32, cols: u32) -> &[Piece] {
         let key = ((rows << self.side) | cols) as usize;
         &self.pieces[self.offsets[key] as usize..self.offsets[key + 1] as usize]
-    }
-
-    /// How many placements the table holds.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.pieces.len()
-    }
-
-    /// Whether the table is empty (it never is: the empty placement is in it).
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.pieces.is_empty()
     }
 }
 
@@ -140,7 +122,7 @@ mod tests {
     #[test]
     fn sizes_match_the_design_note() {
         // Measured in shared/design/quadrant-join.md, section 1.4.
-        assert_eq!(QuarterTable::new(8).len(), 118_969);
+        assert_eq!(QuarterTable::new(8).pieces.len(), 118_969);
     }
 
     #[test]
@@ -153,7 +135,7 @@ mod tests {
             .iter()
             .filter(|p| p.falling & main_diagonal != 0)
             .count();
-        assert_eq!(filtered.len() + on_it, t.len());
+        assert_eq!(filtered.pieces.len() + on_it, t.pieces.len());
         assert_eq!(
             filtered.group(0b11111, 0b11111).len(),
             t.group(0b11111, 0b11111).len() - on_it_full(&t)

@@ -1,0 +1,355 @@
+//! The values the subcommands share: board sizes and ranges, thread
+//! counts, unit lists, and the command-line names of engines, formats and
+//! algorithms. Each parser rejects bad input at parse time with one line
+//! that names the value and the accepted range.
+
+use std::num::NonZeroUsize;
+
+use queens::{Algorithm, Engine, Format, MAX_N, MAX_THREADS};
+
+/// The `--engine` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// Bitmask backtracking with mirror symmetry, split into work units.
+    Mirror,
+    /// Half-board join with the symmetry rules and the bit-sliced matcher.
+    Join,
+    /// The join with odd boards split into unequal halves (for cross-checks).
+    #[value(hide = true)]
+    JoinUnequal,
+    /// The join's unoptimised reference stage (for cross-checks).
+    #[value(hide = true)]
+    JoinReference,
+    /// The join without symmetry (for cross-checks).
+    #[value(hide = true)]
+    JoinSliced,
+}
+
+impl From<EngineArg> for Engine {
+    fn from(arg: EngineArg) -> Self {
+        match arg {
+            EngineArg::Mirror => Self::Mirror,
+            EngineArg::Join => Self::Join,
+            EngineArg::JoinUnequal => Self::JoinUnequal,
+            EngineArg::JoinReference => Self::JoinReference,
+            EngineArg::JoinSliced => Self::JoinSliced,
+        }
+    }
+}
+
+/// The `--format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Rows of `Q` and `.`, a blank line between boards.
+    Board,
+    /// Rows like `. Q . .` (one space between cells), a blank line between
+    /// boards.
+    Spaced,
+    /// LeetCode 51's answer: `[[".Q..","...Q",...],...]` on one line.
+    Leetcode,
+    /// One board a line: the 1-based column of each row, e.g. `2 4 1 3`.
+    Columns,
+    /// One JSON object a line: `{"n":4,"cols":[1,3,0,2]}`, 0-based.
+    Jsonl,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Self {
+        match arg {
+            FormatArg::Board => Self::Board,
+            FormatArg::Spaced => Self::Spaced,
+            FormatArg::Leetcode => Self::Leetcode,
+            FormatArg::Columns => Self::Columns,
+            FormatArg::Jsonl => Self::Jsonl,
+        }
+    }
+}
+
+/// The `--algorithm` values: the steps of the ladder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AlgorithmArg {
+    /// Place or skip a queen on every square, test at the end (2^(n*n)).
+    Cells,
+    /// Row by row, with a grid counting the attacks on every square.
+    AttackCounts,
+    /// Row by row, scanning the rows above for attacks.
+    Scan,
+    /// Row by row, with a flag per column and diagonal.
+    Flags,
+    /// The bitmask engine on one thread.
+    Bitmask,
+    /// The bitmask engine on every core.
+    Parallel,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Self {
+        match arg {
+            AlgorithmArg::Cells => Self::Cells,
+            AlgorithmArg::AttackCounts => Self::AttackCounts,
+            AlgorithmArg::Scan => Self::Scan,
+            AlgorithmArg::Flags => Self::Flags,
+            AlgorithmArg::Bitmask => Self::Bitmask,
+            AlgorithmArg::Parallel => Self::Parallel,
+        }
+    }
+}
+
+/// Why an algorithm will not count a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// It would take longer than about a minute (`--force` overrides).
+    TooSlow {
+        /// The largest n it counts within a minute.
+        limit: u32,
+        /// The largest n it can count at all.
+        max: u32,
+    },
+    /// It cannot represent the board at all.
+    TooLarge {
+        /// The largest n it can count.
+        max: u32,
+    },
+}
+
+/// Whether `algorithm` refuses an `n`-board, given `--force`.
+pub fn refusal(algorithm: Algorithm, n: u32, force: bool) -> Option<Refusal> {
+    let (limit, max) = (algorithm.comfortable_max_n(), algorithm.max_n());
+    if n > limit && !force {
+        Some(Refusal::TooSlow { limit, max })
+    } else if n > max {
+        Some(Refusal::TooLarge { max })
+    } else {
+        None
+    }
+}
+
+/// Why `count --algorithm` will not count an `n`-board, in one line.
+pub fn refuse_size(algorithm: Algorithm, n: u32, force: bool) -> Option<String> {
+    let why_max = if algorithm == Algorithm::Cells {
+        " (its board must fit in 64 bits)"
+    } else {
+        ""
+    };
+    Some(match refusal(algorithm, n, force)? {
+        Refusal::TooSlow { limit, max } if n <= max => format!(
+            "--algorithm {algorithm} is limited to n <= {limit}: n = {n} would take longer than a \
+             minute (add --force to run it anyway)"
+        ),
+        Refusal::TooSlow { limit, max } => format!(
+            "--algorithm {algorithm} is limited to n <= {limit}: n = {n} would take longer than a \
+             minute, and even --force stops at n = {max}{why_max}"
+        ),
+        Refusal::TooLarge { max } => format!(
+            "--algorithm {algorithm} handles boards up to n = {max}{why_max}; n = {n} is out of \
+             range"
+        ),
+    })
+}
+
+/// A board size between 1 and `max`, with the range in the message.
+pub fn parse_board_size(text: &str, max: u32) -> Result<u32, String> {
+    board_size(
+        text,
+        max,
+        &format!("expected a whole number from 1 to {max}"),
+    )
+}
+
+/// A board size between 1 and `max`; `syntax` says what was expected.
+fn board_size(text: &str, max: u32, syntax: &str) -> Result<u32, String> {
+    let n: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a board size: {syntax}"))?;
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| format!("board size {n} is out of range: n must be between 1 and {max}"))
+}
+
+/// The board sizes to count: an inclusive range (a single n is `n..=n`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    /// The first size.
+    pub first: u32,
+    /// The last size, at least `first`.
+    pub last: u32,
+}
+
+/// What a board size or a range of them looks like.
+pub const SIZE_SYNTAX: &str = "expected N or A..B (A..=B), with 1 <= A <= B <= 32";
+
+/// `N`, `A..B` or `A..=B` (both inclusive, as `seq A B`).
+pub fn parse_sizes(text: &str) -> Result<Sizes, String> {
+    let size = |t: &str| board_size(t, MAX_N, SIZE_SYNTAX);
+    let (first, last) = match text.split_once("..") {
+        Some((a, b)) => (size(a)?, size(b.strip_prefix('=').unwrap_or(b))?),
+        None => {
+            let n = size(text)?;
+            (n, n)
+        }
+    };
+    if first > last {
+        return Err(format!(
+            "the range {first}..{last} is empty (its start is after its end): {SIZE_SYNTAX}"
+        ));
+    }
+    Ok(Sizes { first, last })
+}
+
+/// A thread count from 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
+    let range = format!("the thread count must be between 1 and {MAX_THREADS}");
+    let t: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number: {range}"))?;
+    usize::try_from(t)
+        .ok()
+        .filter(|t| *t <= MAX_THREADS)
+        .and_then(NonZeroUsize::new)
+        .ok_or_else(|| format!("{t} is out of range: {range}"))
+}
+
+const UNITS_SYNTAX: &str = "expected unit ids and ranges like 0-99,150,200-210";
+
+/// Unit ids, sorted, each once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnitList(pub Vec<u32>);
+
+/// A list of unit ids such as `0-99,150,200-210`: ids and inclusive
+/// ranges, comma-separated, in any order. A unit listed twice (`0-10,5`)
+/// is refused rather than merged: such a list is more likely a typo than a
+/// wish, and a unit counted twice would be a wrong total.
+pub fn parse_unit_list(text: &str) -> Result<UnitList, String> {
+    let mut ids = Vec::new();
+    for item in text.split(',') {
+        let item = item.trim();
+        let id = |t: &str| -> Result<u32, String> {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("'{item}' is not a unit id or a range A-B: {UNITS_SYNTAX}"))
+        };
+        let (first, last) = match item.split_once('-') {
+            Some((a, b)) => (id(a)?, id(b)?),
+            None => (id(item)?, id(item)?),
+        };
+        if first > last {
+            return Err(format!(
+                "the unit range {item} is empty (its start is after its end): {UNITS_SYNTAX}"
+            ));
+        }
+        ids.extend(first..=last);
+    }
+    ids.sort_unstable();
+    if let Some(pair) = ids.windows(2).find(|p| p[0] == p[1]) {
+        return Err(format!(
+            "unit {} is listed more than once: {UNITS_SYNTAX}, each unit once",
+            pair[0]
+        ));
+    }
+    Ok(UnitList(ids))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_sizes_name_the_range() {
+        assert_eq!(parse_board_size("8", 32), Ok(8));
+        assert_eq!(
+            parse_board_size("0", 32),
+            Err("board size 0 is out of range: n must be between 1 and 32".to_owned())
+        );
+        assert_eq!(
+            parse_board_size("x", 5),
+            Err("'x' is not a board size: expected a whole number from 1 to 5".to_owned())
+        );
+        assert!(
+            parse_board_size("99999999999999999999", 5)
+                .unwrap_err()
+                .contains("not a board size")
+        );
+    }
+
+    #[test]
+    fn slow_algorithms_are_refused_beyond_a_minute_unless_forced() {
+        assert!(refuse_size(Algorithm::Cells, 5, false).is_none());
+        let refusal = refuse_size(Algorithm::Cells, 6, false).unwrap();
+        assert!(refusal.contains("n <= 5") && refusal.contains("--force"));
+        assert!(refuse_size(Algorithm::Cells, 6, true).is_none());
+        assert!(
+            refuse_size(Algorithm::Cells, 9, true)
+                .unwrap()
+                .contains("up to n = 8")
+        );
+        assert!(refuse_size(Algorithm::Parallel, 17, false).is_none());
+    }
+
+    #[test]
+    fn sizes_accept_a_number_and_both_range_spellings() {
+        let one = |first, last| Ok(Sizes { first, last });
+        assert_eq!(parse_sizes("16"), one(16, 16));
+        assert_eq!(parse_sizes("8..16"), one(8, 16));
+        assert_eq!(parse_sizes("8..=16"), one(8, 16));
+    }
+
+    #[test]
+    fn sizes_reject_everything_else() {
+        for bad in [
+            "", "0", "-3", "33", "x", "8..", "..8", "8...9", "16..8", "8-16", "1e3",
+        ] {
+            let err = parse_sizes(bad).unwrap_err();
+            assert!(
+                err.contains("board size") || err.contains("is empty"),
+                "{bad:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn threads_reject_zero_and_absurd_counts() {
+        assert!(
+            parse_threads("0")
+                .unwrap_err()
+                .contains("0 is out of range")
+        );
+        assert!(
+            parse_threads("-2")
+                .unwrap_err()
+                .contains("-2 is out of range")
+        );
+        assert!(
+            parse_threads("100000")
+                .unwrap_err()
+                .contains("between 1 and 4096")
+        );
+        assert_eq!(parse_threads("7").map(NonZeroUsize::get), Ok(7));
+    }
+
+    #[test]
+    fn unit_lists_take_ids_and_ranges_in_any_order() {
+        assert_eq!(
+            parse_unit_list("7,0-2, 5"),
+            Ok(UnitList(vec![0, 1, 2, 5, 7]))
+        );
+        assert_eq!(parse_unit_list("3-3"), Ok(UnitList(vec![3])));
+    }
+
+    #[test]
+    fn unit_lists_refuse_overlaps_empty_ranges_and_garbage() {
+        let err = |text| parse_unit_list(text).unwrap_err();
+        assert!(err("0-10,5").starts_with("unit 5 is listed more than once"));
+        assert!(err("4,4").starts_with("unit 4 is listed more than once"));
+        assert!(err("9-3").starts_with("the unit range 9-3 is empty"));
+        for bad in ["", "1,,2", "a", "-1", "1-", "1-2-3", "4294967296", "1.5"] {
+            assert!(
+                err(bad).contains("is not a unit id"),
+                "{bad:?}: {}",
+                err(bad)
+            );
+        }
+    }
+}

@@ -1,0 +1,378 @@
+//! `queens count`: counts a board size or a range of them with an engine
+//! (or a step of the ladder), checks each total against OEIS, optionally
+//! against a second engine, and reports it. `--units` counts just some
+//! units of the plan, which is how anyone recounts a unit of a published
+//! run.
+//!
+//! One thread pool serves every size of a range and every cross-check.
+
+use std::io::{self, IsTerminal};
+use std::num::NonZeroUsize;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use queens::{
+    Algorithm, Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan,
+    count_with, known,
+};
+use rayon::ThreadPool;
+
+use super::EXIT_USAGE;
+use super::args::{
+    AlgorithmArg, EngineArg, Sizes, UnitList, parse_sizes, parse_threads, parse_unit_list,
+    refuse_size,
+};
+use super::progress::Progress;
+use super::report::{CountRecord, CrossCheck, EXIT_MISMATCH, Style, UniqueRecord, Units, mismatch};
+
+/// The largest n with a published total: beyond it a count has nothing to
+/// be checked against and takes years.
+const LARGEST_KNOWN: u32 = (known::A000170.len() - 1) as u32;
+
+#[derive(Debug, clap::Args)]
+pub struct CountArgs {
+    /// Board size N (1 to 32), or an inclusive range A..B (also A..=B), as
+    /// `seq A B` would list it.
+    #[arg(value_name = "N|A..B", value_parser = parse_sizes, allow_negative_numbers = true)]
+    sizes: Sizes,
+
+    /// Worker threads [default: all cores, or RAYON_NUM_THREADS].
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    threads: Option<NonZeroUsize>,
+
+    /// Rows fixed by each unit of the mirror engine (1 to 6).
+    #[arg(long, value_name = "D", default_value_t = DEFAULT_SPLIT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
+    split_depth: u32,
+
+    /// Print one JSON object per board size (JSON lines).
+    #[arg(long)]
+    json: bool,
+
+    /// Print only the counts, one per line; no progress bar, no warnings.
+    #[arg(short, long)]
+    quiet: bool,
+
+    /// Counting engine: `join` pairs half-boards (fast for large n, 4 <= n <= 24),
+    /// `mirror` backtracks row by row with mirror symmetry [default: join where it
+    /// applies and is faster, else mirror].
+    #[arg(long, value_enum)]
+    engine: Option<EngineArg>,
+
+    /// Count each size with a second, independent engine too (the mirror
+    /// backtracker and the join) and exit 3 if they disagree.
+    #[arg(long)]
+    cross_check: bool,
+
+    /// Also count the essentially different solutions (OEIS A002562) and
+    /// the symmetry classes by size.
+    #[arg(long)]
+    unique: bool,
+
+    /// Count only these units of the plan (see `queens plan N --units`),
+    /// e.g. 0-99,150,200-210; each unit at most once. One board size only.
+    #[arg(long, value_name = "LIST", value_parser = parse_unit_list,
+          conflicts_with_all = ["unique", "cross_check", "algorithm"])]
+    units: Option<UnitList>,
+
+    /// Count with this step of the ladder (see `queens ladder`);
+    /// --split-depth applies to bitmask and parallel, --threads to parallel.
+    #[arg(long, value_name = "NAME", value_enum, conflicts_with = "engine")]
+    algorithm: Option<AlgorithmArg>,
+
+    /// Run a slow algorithm on a board it would take over a minute on.
+    #[arg(long)]
+    force: bool,
+}
+
+/// What counts a board size: one of the engines, or a step of the ladder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    Engine(Engine),
+    Ladder(Algorithm),
+}
+
+/// A count by any method, as the report needs it.
+struct Counted {
+    solutions: u128,
+    threads: usize,
+    split_depth: Option<u32>,
+    /// Units searched (the engines only): all, or the `--units` asked for.
+    units: Option<Units>,
+    /// The engine's or the algorithm's name.
+    engine: &'static str,
+    /// The plan's hash (the engines only).
+    plan: Option<String>,
+}
+
+pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
+    let Sizes { first, last } = args.sizes;
+    if let Some(refusal) = args
+        .algorithm
+        .and_then(|a| refuse_size(Algorithm::from(a), last, args.force))
+    {
+        return usage(&refusal);
+    }
+    if args.units.is_some() && first != last {
+        return usage(&format!(
+            "--units counts units of one plan: give one board size, not {first}..{last}"
+        ));
+    }
+    if let Some(engine) = args.engine.map(Engine::from)
+        && let Some(outside) = [first, last].into_iter().find(|&n| !engine.covers(n))
+    {
+        let range = engine.range();
+        return usage(&format!(
+            "the {engine} engine counts {} <= n <= {} only; use --engine mirror for n = {outside}",
+            range.start(),
+            range.end(),
+        ));
+    }
+    if last > LARGEST_KNOWN && !args.quiet {
+        eprintln!(
+            "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will check \
+             this count, and n = {last} may run for years"
+        );
+    }
+    let style = if args.json {
+        Style::Json
+    } else if args.quiet {
+        Style::Quiet
+    } else {
+        Style::Human {
+            unique: args.unique,
+        }
+    };
+    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
+        .with_split_depth(args.split_depth);
+    let pool = queens::thread_pool(args.threads)?;
+    let show_progress = matches!(style, Style::Human { .. }) && io::stderr().is_terminal();
+    let mut out = super::stdout();
+    style.header(&mut out)?;
+    let mut mismatches = 0;
+    for n in first..=last {
+        let progress = Progress::new(n, show_progress);
+        let started = Instant::now();
+        let method = args.method(n);
+        let counted = match method {
+            Method::Engine(engine) => {
+                let plan = Plan::new(n, engine, &config)
+                    .with_context(|| format!("counting n = {n} with the {engine} engine"))?;
+                if let Some(UnitList(ids)) = &args.units
+                    && let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len())
+                {
+                    progress.finish();
+                    return usage(&format!(
+                        "unit {id} is not in the plan: n = {n} with the {engine} engine has units \
+                         0 to {} (see 'queens plan {n} --units')",
+                        plan.len().saturating_sub(1)
+                    ));
+                }
+                count_plan(&plan, &pool, &config, args.units.as_ref(), &progress)?
+            }
+            Method::Ladder(algorithm) => count_ladder(algorithm, n, &config, &pool, &progress)?,
+        };
+        progress.finish();
+        let elapsed = started.elapsed();
+        let unique = match args
+            .unique
+            .then(|| queens::unique(n, counted.solutions))
+            .transpose()
+        {
+            Ok(unique) => unique,
+            Err(inconsistent) => {
+                mismatch(&format!("for n = {n}: {inconsistent}"));
+                mismatches += 1;
+                continue;
+            }
+        };
+        let cross_check = if args.cross_check {
+            cross_check(method, n, &config, &pool, counted.solutions, args.quiet)?
+        } else {
+            None
+        };
+        if cross_check.is_some_and(|c| !c.agrees) {
+            mismatches += 1;
+        }
+        let partial = matches!(counted.units, Some(Units::Some(_)));
+        let record = CountRecord {
+            n,
+            solutions: counted.solutions,
+            elapsed_secs: elapsed.as_secs_f64(),
+            threads: counted.threads,
+            split_depth: counted.split_depth,
+            units: counted.units,
+            engine: counted.engine,
+            plan: counted.plan,
+            known: known::total(n),
+            matches_known: if partial {
+                None
+            } else {
+                known::matches_total(n, counted.solutions)
+            },
+            unique: unique.map(|u| UniqueRecord {
+                unique: u.unique,
+                classes: u.classes,
+                half_turn_symmetric: u.half_turn,
+                quarter_turn_symmetric: u.quarter_turn,
+                known_unique: known::unique(n),
+                matches_known_unique: known::matches_unique(n, u.unique),
+            }),
+            cross_check,
+            version: env!("CARGO_PKG_VERSION"),
+        };
+        mismatches += style.write(&mut out, &record)?;
+    }
+    Ok(if mismatches > 0 {
+        ExitCode::from(EXIT_MISMATCH)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+impl CountArgs {
+    /// The method for `n`: the `--algorithm` if one is named, else the
+    /// `--engine`, else the faster engine for `n`.
+    fn method(&self, n: u32) -> Method {
+        match (self.algorithm, self.engine) {
+            (Some(a), _) => Method::Ladder(Algorithm::from(a)),
+            (None, Some(e)) => Method::Engine(e.into()),
+            (None, None) => Method::Engine(Engine::best_for(n)),
+        }
+    }
+}
+
+/// Counts `plan` (or its units `subset`) on `pool`.
+fn count_plan(
+    plan: &Plan,
+    pool: &ThreadPool,
+    config: &Config,
+    subset: Option<&UnitList>,
+    observer: &dyn Observer,
+) -> anyhow::Result<Counted> {
+    let mut counter = Counter::new(plan.n())
+        .config(config)
+        .pool(pool)
+        .observer(observer);
+    if let Some(UnitList(ids)) = subset {
+        counter = counter.units(ids);
+    }
+    let count = counter.run_plan(plan)?;
+    Ok(Counted {
+        solutions: count.solutions,
+        threads: count.threads,
+        split_depth: count.split_depth,
+        units: Some(match subset {
+            Some(_) => Units::Some(count.unit_counts),
+            None => Units::All(count.units),
+        }),
+        engine: plan.engine().name(),
+        plan: Some(plan.hash().to_string()),
+    })
+}
+
+/// Counts with a step of the ladder; the last two steps are the mirror
+/// engine, serial and parallel.
+fn count_ladder(
+    algorithm: Algorithm,
+    n: u32,
+    config: &Config,
+    pool: &ThreadPool,
+    observer: &dyn Observer,
+) -> anyhow::Result<Counted> {
+    let (engine_config, name) = match algorithm {
+        Algorithm::Parallel => (*config, "mirror"),
+        Algorithm::Bitmask => (
+            Config::with_threads(1).with_split_depth(config.split_depth),
+            "bitmask",
+        ),
+        slow => {
+            return Ok(Counted {
+                solutions: count_with(slow, n, config)?,
+                threads: 1,
+                split_depth: None,
+                units: None,
+                engine: slow.name(),
+                plan: None,
+            });
+        }
+    };
+    let plan = Plan::new(n, Engine::Mirror, &engine_config)?;
+    let mut counted = if algorithm == Algorithm::Bitmask {
+        let count = Counter::new(n)
+            .config(&engine_config)
+            .observer(observer)
+            .run_plan(&plan)?;
+        Counted {
+            solutions: count.solutions,
+            threads: count.threads,
+            split_depth: count.split_depth,
+            units: Some(Units::All(count.units)),
+            engine: name,
+            plan: Some(plan.hash().to_string()),
+        }
+    } else {
+        count_plan(&plan, pool, config, None, observer)?
+    };
+    counted.engine = name;
+    Ok(counted)
+}
+
+/// Counts `n` again with a second, independent engine; says loudly when
+/// the two disagree. `None` when no second engine covers `n`.
+fn cross_check(
+    method: Method,
+    n: u32,
+    config: &Config,
+    pool: &ThreadPool,
+    solutions: u128,
+    quiet: bool,
+) -> anyhow::Result<Option<CrossCheck>> {
+    let first = match method {
+        Method::Engine(e) => e,
+        Method::Ladder(Algorithm::Parallel | Algorithm::Bitmask) => Engine::Mirror,
+        // The slow algorithms share nothing with the engines.
+        Method::Ladder(_) => Engine::Join,
+    };
+    let Some(other) = first.second_opinion(n) else {
+        if !quiet {
+            let join = Engine::Join.range();
+            eprintln!(
+                "queens: warning: no second engine for n = {n} (the join covers {} <= n <= {}): \
+                 not cross-checked",
+                join.start(),
+                join.end()
+            );
+        }
+        return Ok(None);
+    };
+    let second = Counter::new(n)
+        .engine(other)
+        .config(config)
+        .pool(pool)
+        .run()
+        .with_context(|| format!("cross-checking n = {n} with the {other} engine"))?;
+    let agrees = second.solutions == solutions;
+    if !agrees {
+        let by = match method {
+            Method::Engine(e) => format!("the {e} engine"),
+            Method::Ladder(a) => format!("--algorithm {}", a.name()),
+        };
+        mismatch(&format!(
+            "for n = {n}: {by} counted {solutions} but the {other} engine {}",
+            second.solutions
+        ));
+    }
+    Ok(Some(CrossCheck {
+        engine: other.name(),
+        solutions: second.solutions,
+        agrees,
+    }))
+}
+
+/// A usage error found after parsing: one line, exit 2.
+fn usage(line: &str) -> anyhow::Result<ExitCode> {
+    eprintln!("queens: {line}");
+    Ok(ExitCode::from(EXIT_USAGE))
+}

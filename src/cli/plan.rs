@@ -1,0 +1,120 @@
+//! `queens plan N`: the plan a count would run, without running it: its
+//! engine, how many units, their total cost and the plan's hash; with
+//! `--units`, every unit as a JSON line (id, descriptor, cost), the list a
+//! user recounts any unit from with `queens count N --units ID`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, MAX_SPLIT_DEPTH, Plan};
+use serde::Serialize;
+
+use super::EXIT_USAGE;
+use super::args::{EngineArg, parse_board_size};
+
+#[derive(Debug, clap::Args)]
+pub struct PlanArgs {
+    /// Board size N (1 to 32).
+    #[arg(value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| parse_board_size(s, MAX_N))]
+    n: u32,
+
+    /// The engine whose plan to show [default: the one `count` would use].
+    #[arg(long, value_enum)]
+    engine: Option<EngineArg>,
+
+    /// Rows fixed by each unit of the mirror engine (1 to 6).
+    #[arg(long, value_name = "D", default_value_t = DEFAULT_SPLIT_DEPTH,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
+    split_depth: u32,
+
+    /// Print the summary as one JSON object.
+    #[arg(long, conflicts_with = "units")]
+    json: bool,
+
+    /// Print every unit instead, one JSON object a line: id, descriptor,
+    /// cost.
+    #[arg(long)]
+    units: bool,
+}
+
+/// A plan, as `--json` prints it.
+#[derive(Debug, Serialize)]
+struct PlanRecord {
+    /// Board size.
+    n: u32,
+    /// The engine whose units these are.
+    engine: &'static str,
+    /// Rows fixed per unit (the mirror engine; null for the join).
+    split_depth: Option<u32>,
+    /// How many units the plan has (ids `0..units`).
+    units: usize,
+    /// The sum of the units' cost estimates (the engine's own unit of work).
+    cost: u64,
+    /// The plan's hash: `sha256:...`.
+    plan: String,
+}
+
+/// One unit, as `--units` prints it.
+#[derive(Debug, Serialize)]
+struct UnitRecord<'a> {
+    /// Its id in the plan.
+    id: u32,
+    /// The text it is rebuilt from.
+    descriptor: &'a str,
+    /// Its estimated cost.
+    cost: u64,
+}
+
+pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    let engine = args
+        .engine
+        .map_or_else(|| Engine::best_for(n), Engine::from);
+    let config = Config::default().with_split_depth(args.split_depth);
+    let plan = match Plan::new(n, engine, &config) {
+        Ok(plan) => plan,
+        Err(refused) => {
+            eprintln!("queens: {refused}");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    let mut out = super::stdout();
+    if args.units {
+        for unit in plan.units() {
+            let record = UnitRecord {
+                id: unit.id,
+                descriptor: &unit.descriptor,
+                cost: unit.cost,
+            };
+            serde_json::to_writer(&mut out, &record)?;
+            writeln!(out)?;
+        }
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let record = PlanRecord {
+        n,
+        engine: engine.name(),
+        split_depth: plan.split_depth(),
+        units: plan.len(),
+        cost: plan.total_cost(),
+        plan: plan.hash().to_string(),
+    };
+    if args.json {
+        serde_json::to_writer(&mut out, &record)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "n        {}", record.n)?;
+        write!(out, "engine   {}", record.engine)?;
+        match record.split_depth {
+            Some(d) => writeln!(out, " (units fix {d} rows)")?,
+            None => writeln!(out)?,
+        }
+        writeln!(out, "units    {}", record.units)?;
+        writeln!(out, "cost     {}", record.cost)?;
+        writeln!(out, "plan     {}", record.plan)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,274 @@
+//! A plan: the deterministic list of work units whose counts sum to a
+//! board's total, the same for every engine.
+//!
+//! An engine builds a [`Plan`] for `(n, engine, split)`. Its units have an
+//! id (their index), a descriptor (text from which another program can
+//! rebuild the unit) and a cost estimate. Counting one unit alone gives
+//! exactly what it contributes to the full count, symmetry weights
+//! included, so any subset of units, in any order, in any process, sums
+//! correctly: that is what resuming a run and splitting it across machines
+//! rest on. The plan's [`hash`](Plan::hash) names it: SHA-256 over a
+//! canonical text of everything that defines it, the same on every machine,
+//! for every thread count and every run.
+//!
+//! A plan counts; it never schedules, times or reports. Running many units
+//! at once is [`crate::Counter`]'s business.
+
+use std::fmt::{self, Write};
+
+use sha2::{Digest, Sha256};
+
+use super::join::{self, JoinPlan, Stage};
+use super::mirror::{self, WorkUnit};
+use super::{Config, Engine};
+use crate::Error;
+
+/// The mirror engine's plan format: bump when its units or descriptors
+/// change meaning, so that old journals and shards are refused.
+const MIRROR_FORMAT: u32 = 1;
+/// The join engine's plan format (all its stages).
+const JOIN_FORMAT: u32 = 1;
+
+/// Every work unit of one count, in a fixed order.
+pub struct Plan {
+    n: u32,
+    engine: Engine,
+    body: Body,
+    hash: PlanHash,
+}
+
+enum Body {
+    Mirror {
+        split_depth: u32,
+        units: Vec<WorkUnit>,
+    },
+    Join(Box<JoinPlan>),
+}
+
+/// One unit of a plan, as another program sees it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Unit {
+    /// Its index in the plan.
+    pub id: u32,
+    /// The text it is rebuilt from: `rows:3,7,0` (mirror), `rowset:0x2b5`
+    /// or `middle:4/rowset:0x...` (join).
+    pub descriptor: String,
+    /// Its estimated work, in the engine's own unit (nodes for the mirror
+    /// engine, pair tests for the join): comparable within a plan only.
+    pub cost: u64,
+}
+
+/// The SHA-256 that names a plan, shown as `sha256:<64 hex digits>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PlanHash([u8; 32]);
+
+impl fmt::Display for PlanHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("sha256:")?;
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+/// Per-thread buffers for counting units, grown to the largest unit and
+/// then reused. `Scratch::default()` is empty and cheap.
+#[derive(Default)]
+pub struct Scratch {
+    join: join::Scratch,
+}
+
+impl Plan {
+    /// The plan of `engine` for an `n`-board; `config.split_depth` shapes
+    /// the mirror engine's units (the join's are fixed by `n`).
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`] when `engine` does not cover `n`,
+    /// [`Error::SplitDepth`] for a split outside `1..=6`.
+    pub fn new(n: u32, engine: Engine, config: &Config) -> Result<Self, Error> {
+        let range = engine.range();
+        if !range.contains(&n) {
+            return Err(Error::board_size(
+                n,
+                engine.described(),
+                *range.start(),
+                *range.end(),
+            ));
+        }
+        let body = match engine.stage() {
+            None => {
+                let depth = config.split_depth;
+                if !(1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) {
+                    return Err(Error::SplitDepth {
+                        depth,
+                        max: mirror::MAX_SPLIT_DEPTH,
+                    });
+                }
+                Body::Mirror {
+                    split_depth: depth,
+                    units: mirror::work_units(n, depth),
+                }
+            }
+            Some(stage) => Body::Join(Box::new(JoinPlan::new(n, stage)?)),
+        };
+        let mut plan = Self {
+            n,
+            engine,
+            body,
+            hash: PlanHash([0; 32]),
+        };
+        plan.hash = PlanHash(Sha256::digest(plan.canonical_text()).into());
+        Ok(plan)
+    }
+
+    /// The board size.
+    #[must_use]
+    pub fn n(&self) -> u32 {
+        self.n
+    }
+
+    /// The engine whose units these are.
+    #[must_use]
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// Rows fixed by each unit: the mirror engine's split, `None` for the
+    /// join.
+    #[must_use]
+    pub fn split_depth(&self) -> Option<u32> {
+        match &self.body {
+            Body::Mirror { split_depth, .. } => Some(*split_depth),
+            Body::Join(_) => None,
+        }
+    }
+
+    /// How many units the plan has; their ids are `0..len()`.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match &self.body {
+            Body::Mirror { units, .. } => units.len(),
+            Body::Join(plan) => plan.jobs().len(),
+        }
+    }
+
+    /// Whether the plan has no unit (boards without solutions may have none).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Unit `id`, or `None` past the end.
+    #[must_use]
+    pub fn unit(&self, id: u32) -> Option<Unit> {
+        let i = id as usize;
+        let (descriptor, cost) = match &self.body {
+            Body::Mirror { units, .. } => {
+                let u = units.get(i)?;
+                (u.descriptor(), u.cost)
+            }
+            Body::Join(plan) => {
+                let job = plan.jobs().get(i)?;
+                (JoinPlan::descriptor(job), job.cost)
+            }
+        };
+        Some(Unit {
+            id,
+            descriptor,
+            cost,
+        })
+    }
+
+    /// Every unit, in id order.
+    pub fn units(&self) -> impl Iterator<Item = Unit> + '_ {
+        (0..self.len() as u32).map(|id| self.unit(id).expect("ids below len() exist"))
+    }
+
+    /// Unit `id`'s cost estimate, without building its descriptor.
+    ///
+    /// # Panics
+    /// If `id` is not below [`len`](Self::len).
+    #[must_use]
+    pub fn cost(&self, id: u32) -> u64 {
+        match &self.body {
+            Body::Mirror { units, .. } => units[id as usize].cost,
+            Body::Join(plan) => plan.jobs()[id as usize].cost,
+        }
+    }
+
+    /// The sum of every unit's cost.
+    #[must_use]
+    pub fn total_cost(&self) -> u64 {
+        (0..self.len() as u32).map(|id| self.cost(id)).sum()
+    }
+
+    /// The plan's name: the same for the same `(n, engine, format, split)`
+    /// on every machine and thread count.
+    #[must_use]
+    pub fn hash(&self) -> PlanHash {
+        self.hash
+    }
+
+    /// Counts unit `id`: exactly what it contributes to the total.
+    ///
+    /// # Errors
+    /// [`Error::Unit`] when the plan has no unit `id`.
+    pub fn count_unit(&self, id: u32, scratch: &mut Scratch) -> Result<u128, Error> {
+        if id as usize >= self.len() {
+            return Err(Error::Unit {
+                id,
+                units: self.len(),
+            });
+        }
+        Ok(self.count_unit_unchecked(id, scratch))
+    }
+
+    /// [`count_unit`](Self::count_unit) for an id known to be in the plan.
+    pub(crate) fn count_unit_unchecked(&self, id: u32, scratch: &mut Scratch) -> u128 {
+        match &self.body {
+            Body::Mirror { units, .. } => units[id as usize].count(self.n),
+            Body::Join(plan) => plan.run_job(&plan.jobs()[id as usize], &mut scratch.join),
+        }
+    }
+
+    /// What the hash is taken over: a header of everything that defines
+    /// the plan, then one descriptor a line.
+    fn canonical_text(&self) -> String {
+        let (format, split) = match &self.body {
+            Body::Mirror { split_depth, .. } => (MIRROR_FORMAT, split_depth.to_string()),
+            Body::Join(_) => (JOIN_FORMAT, "-".to_owned()),
+        };
+        let mut text = format!(
+            "queens plan\nn {}\nengine {}\nformat {format}\nsplit {split}\n",
+            self.n,
+            self.engine.name()
+        );
+        for unit in self.units() {
+            writeln!(text, "unit {}", unit.descriptor).expect("writing to a String cannot fail");
+        }
+        text
+    }
+}
+
+impl Engine {
+    /// The join stage this engine runs, `None` for the mirror engine.
+    pub(crate) fn stage(self) -> Option<Stage> {
+        match self {
+            Self::Mirror => None,
+            Self::Join => Some(Stage::FixedMiddle),
+            Self::JoinUnequal => Some(Stage::Symmetric),
+            Self::JoinReference => Some(Stage::Reference),
+            Self::JoinSliced => Some(Stage::Sliced),
+        }
+    }
+}
+
+impl fmt::Debug for Plan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Plan")
+            .field("n", &self.n)
+            .field("engine", &self.engine)
+            .field("units", &self.len())
+            .field("hash", &self.hash)
+            .finish_non_exhaustive()
+    }
+}
