@@ -1,4 +1,4 @@
-//! Checking boards: reads boards in any format of [`crate::board`] and
+//! Checking boards: reads boards in any format of [`crate::format`] and
 //! tells, for each, whether it is a solution or which two queens clash.
 //!
 //! The check itself, [`first_conflict`], is O(n): one bit per row, column
@@ -20,7 +20,7 @@
 use std::fmt;
 use std::io::{self, BufRead};
 
-use crate::board::Format;
+use crate::format::Format;
 
 /// The largest board [`Boards`] accepts: a billion rows (a few gigabytes of
 /// bits to check it).

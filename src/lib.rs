@@ -20,11 +20,11 @@
 //! ```
 //!
 //! To see the boards rather than count them, [`Solutions`] streams every
-//! solution in lexicographic order, [`board`] writes boards in five text
-//! formats, [`construct`] builds one solution for any n by formula, and
-//! [`check`] reads boards back and verifies them in O(n). The [`ladder`]
-//! counts with each classic algorithm, from brute force to the bitmask
-//! engine.
+//! solution in lexicographic order, [`format`](mod@format) writes boards in
+//! five text formats, [`construct`] builds one solution for any n by
+//! formula, and [`check`] reads boards back and verifies them in O(n). The
+//! [`ladder`] counts with each classic algorithm, from brute force to the
+//! bitmask engine.
 //!
 //! ```
 //! use queens::{Solutions, check, construct::Construction};
@@ -40,10 +40,10 @@
 //! The library never prints, exits or chooses an allocator: that is the
 //! `queens` binary's job.
 
-pub mod board;
 pub mod check;
 pub mod construct;
 pub mod engine;
+pub mod format;
 pub mod join;
 pub mod kernel;
 pub mod known;
@@ -53,9 +53,9 @@ pub mod symmetry;
 pub mod unique;
 pub mod units;
 
-pub use board::{BoardWriter, Format};
 pub use construct::Construction;
 pub use engine::{Config, Count, Error, Observer, count, count_parallel, count_serial};
+pub use format::{BoardWriter, Format};
 pub use ladder::{Algorithm, count_with};
 pub use solutions::{Solutions, solve_n_queens, total_n_queens};
 pub use unique::{Classes, Unique, unique};

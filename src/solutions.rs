@@ -10,12 +10,12 @@
 //! pieces for listing in parallel with the output kept in order.
 //!
 //! This module only enumerates. It never counts in bulk (that is the
-//! engines' job, far faster) and never formats (that is [`crate::board`]'s).
+//! engines' job, far faster) and never formats (that is [`crate::format`]'s).
 //! [`solve_n_queens`] and [`total_n_queens`] give LeetCode 51 and 52 their
 //! familiar shapes for programs that embed the library.
 
-use crate::board::{Format, Renderer};
 use crate::engine::{Config, Error, count_serial};
+use crate::format::{Format, Renderer};
 use crate::kernel::{MAX_N, Masks, full_mask, lowest_bit};
 use crate::symmetry::is_canonical;
 

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread;
 
-use queens::board::Renderer;
+use queens::format::Renderer;
 use queens::kernel::MAX_N;
 use queens::{Format, Solutions};
 
