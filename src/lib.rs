@@ -21,8 +21,8 @@
 //!
 //! To see the boards rather than count them, [`Solutions`] streams every
 //! solution in lexicographic order, [`format`](mod@format) writes boards in
-//! five text formats, [`construct`] builds one solution for any n by
-//! formula, and [`check`] reads boards back and verifies them in O(n). The
+//! five text formats and reads them back, [`construct`] builds one solution
+//! for any n by formula, and [`check`] verifies them in O(n). The
 //! [`ladder`] counts with each classic algorithm, from brute force to the
 //! bitmask engine.
 //!

@@ -149,7 +149,7 @@ pub fn parse_board_size(text: &str, max: u32) -> Result<u32, String> {
 /// The line for a subcommand whose board size is missing.
 pub fn missing_size(subcommand: &str) -> String {
     let max = match subcommand {
-        "one" => queens::check::MAX_N,
+        "one" => queens::format::read::MAX_N,
         _ => queens::kernel::MAX_N,
     };
     format!("missing board size N, from 1 to {max} (for example 'queens {subcommand} 8')")

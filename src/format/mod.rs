@@ -1,5 +1,6 @@
 //! Boards as text: the five formats of `queens list` and `queens one`,
-//! written by [`write`](mod@write) and read back by [`crate::check`].
+//! written by [`write`](mod@write) and read back by [`read`] (as `queens
+//! check` does).
 //!
 //! A board is given as the column of the queen in each row (0-based), the
 //! same permutation [`crate::symmetry`] works on. Each format writes it as:
@@ -20,11 +21,13 @@
 //! boards. It never decides which boards to write, and never checks whether
 //! a board is a solution: that is [`crate::check`]'s job.
 
+pub mod read;
 pub mod write;
 
 use std::fmt;
 use std::str::FromStr;
 
+pub use read::{Boards, Checked, ReadError};
 pub use write::{BoardWriter, Renderer};
 
 /// A text format for boards.

@@ -4,7 +4,7 @@
 //! Boards are written as they come: nothing here collects boards or builds
 //! a board's text in a `String`, so a board of a hundred million columns
 //! streams through a buffered writer. This module only formats; reading
-//! boards back is [`crate::check`]'s job, and it never decides which boards
+//! boards back is [`super::read`]'s job, and it never decides which boards
 //! to write.
 
 use std::io::{self, Write};
