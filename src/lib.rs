@@ -12,7 +12,7 @@
 //! Either splits its search into a [`Plan`] of independent work units with
 //! stable ids, descriptors, cost estimates and a hash that names the plan:
 //! any subset of units counts exactly its share, in any order and any
-//! process, which is what resuming and sharding build on. [`count`] picks
+//! process, which is what resuming and sharding build on. [`count()`] picks
 //! the faster engine ([`Engine::best_for`]) and uses every core; [`Counter`]
 //! chooses the rest. Every total can be checked against the published
 //! values in [`known`].
@@ -37,11 +37,11 @@
 //! ```
 //!
 //! To see the boards rather than count them, [`Solutions`] streams every
-//! solution in lexicographic order, [`board`] writes boards in five text
-//! formats, [`construct`] builds one solution for any n by formula, and
-//! [`check`] reads boards back and verifies them in O(n). The [`ladder`]
-//! counts with each classic algorithm, from brute force to the bitmask
-//! engine.
+//! solution in lexicographic order, [`format`](mod@format) writes boards in
+//! five text formats and reads them back, [`construct`] builds one solution
+//! for any n by formula, and [`check`] verifies them in O(n). The
+//! [`ladder`] counts with each classic algorithm, from brute force to the
+//! bitmask engine.
 //!
 //! ```
 //! use queens::{Solutions, check, construct::Construction};
@@ -57,11 +57,11 @@
 //! The library never prints, exits or chooses an allocator: that is the
 //! `queens` binary's job.
 
-pub mod board;
 pub mod check;
 pub mod construct;
 pub mod count;
 mod error;
+pub mod format;
 pub mod known;
 pub mod ladder;
 pub mod solutions;
@@ -70,13 +70,13 @@ pub mod unique;
 
 mod kernel;
 
-pub use board::{BoardWriter, Format};
 pub use construct::Construction;
 pub use count::{
     Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan, PlanHash,
     UnitDone, count, count_parallel, count_serial, thread_pool,
 };
 pub use error::{Error, MAX_THREADS};
+pub use format::{BoardWriter, Format};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
 pub use solutions::{Solutions, solve_n_queens, total_n_queens};

@@ -1,6 +1,6 @@
 //! Every solution, one at a time, in lexicographic order.
 //!
-//! [`Solutions`] walks the same bitmask search as [`crate::kernel`], but
+//! [`Solutions`] walks the same bitmask search as the counting kernel, but
 //! stops at each complete board and hands it out: row 0's column first, then
 //! row 1's, and so on, smallest first (for n = 4: `[1, 3, 0, 2]`, then
 //! `[2, 0, 3, 1]`). The walk keeps an explicit stack of at most 32 frames,
@@ -10,13 +10,13 @@
 //! pieces for listing in parallel with the output kept in order.
 //!
 //! This module only enumerates. It never counts in bulk (that is the
-//! engines' job, far faster) and never formats (that is [`crate::board`]'s).
+//! engines' job, far faster) and never formats (that is [`crate::format`]'s).
 //! [`solve_n_queens`] and [`total_n_queens`] give LeetCode 51 and 52 their
 //! familiar shapes for programs that embed the library.
 
 use crate::Error;
-use crate::board::{Format, Renderer};
 use crate::count::{Config, count_serial};
+use crate::format::{Format, Renderer};
 use crate::kernel::{MAX_N, Masks, full_mask, lowest_bit};
 use crate::symmetry::is_canonical;
 

@@ -4,7 +4,8 @@
 //! error.
 
 use proptest::prelude::*;
-use queens::check::{Boards, Line, Queen, ReadError, first_conflict, first_conflict_in_columns};
+use queens::check::{Line, Queen, first_conflict, first_conflict_in_columns};
+use queens::format::{Boards, ReadError};
 use queens::{BoardWriter, Format, Solutions};
 
 /// The first queen in row order attacked by an earlier one, by comparing

@@ -4,14 +4,15 @@
 //! Exit codes: 0 when every board is a solution, 1 when any is not, 2 when
 //! the input cannot be read or is not boards (the message names the line;
 //! the boards before it have been reported). The reading and checking are
-//! [`queens::check`]'s; this file only opens the input and talks.
+//! [`queens::format::read`]'s and [`queens::check`]'s; this file only opens
+//! the input and talks.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use queens::check::Boards;
+use queens::format::Boards;
 
 /// Bytes read from the input at a time.
 const INPUT_BUFFER: usize = 1 << 16;

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use queens::MAX_N;
-use queens::board::Renderer;
+use queens::format::Renderer;
 use queens::{Format, Solutions};
 
 use super::args::FormatArg;

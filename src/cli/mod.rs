@@ -115,7 +115,7 @@ fn missing_size(subcommand: &str) -> String {
                 args::SIZE_SYNTAX
             );
         }
-        "one" => queens::check::MAX_N,
+        "one" => queens::format::read::MAX_N,
         _ => queens::MAX_N,
     };
     format!("missing board size N, from 1 to {max} (for example 'queens {subcommand} 8')")

@@ -8,7 +8,8 @@
 
 use std::process::ExitCode;
 
-use queens::{BoardWriter, Construction, Format, check};
+use queens::format::read;
+use queens::{BoardWriter, Construction, Format};
 
 use super::args::FormatArg;
 
@@ -19,7 +20,7 @@ pub const MAX_DRAWN: u32 = 1000;
 pub struct OneArgs {
     /// Board size N (1 to 1,000,000,000; 2 and 3 have no solution).
     #[arg(value_name = "N", allow_negative_numbers = true,
-          value_parser = |s: &str| super::args::parse_board_size(s, check::MAX_N))]
+          value_parser = |s: &str| super::args::parse_board_size(s, read::MAX_N))]
     n: u32,
 
     /// How to write the board (board, spaced and leetcode up to n = 1000).

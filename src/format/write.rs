@@ -1,132 +1,15 @@
-//! Boards as text: the five output formats of `queens list` and `queens one`.
+//! Writing boards: each format of [`crate::format`], streamed to any
+//! [`Write`].
 //!
-//! A board is given as the column of the queen in each row (0-based), the
-//! same permutation [`crate::symmetry`] works on. Each format writes it as:
-//!
-//! ```text
-//! board      .Q..          spaced     . Q . .       columns   2 4 1 3
-//!            ...Q                     . . . Q       (1-based, one board a line)
-//!            Q...                     Q . . .
-//!            ..Q.                     . . Q .       jsonl     {"n":4,"cols":[1,3,0,2]}
-//!                                                   (0-based, one object a line)
-//! leetcode   [[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]
-//! ```
-//!
-//! `board` and `spaced` put a blank line between two boards; `leetcode` is
-//! one JSON array of boards, LeetCode 51's answer byte for byte, on one line.
-//!
-//! Boards are written to any [`Write`] as they come: nothing here collects
-//! boards or builds a board's text in a `String`, so a board of a hundred
-//! million columns streams through a buffered writer. This module only
-//! formats; parsing boards back is [`crate::check`]'s job, and it never
-//! decides which boards to write.
+//! Boards are written as they come: nothing here collects boards or builds
+//! a board's text in a `String`, so a board of a hundred million columns
+//! streams through a buffered writer. This module only formats; reading
+//! boards back is [`super::read`]'s job, and it never decides which boards
+//! to write.
 
-use std::fmt;
 use std::io::{self, Write};
-use std::str::FromStr;
 
-/// A text format for boards.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// One row per line, `Q` for a queen and `.` for an empty square; a
-    /// blank line between boards.
-    #[default]
-    Board,
-    /// As `board`, with a space between two cells (`. Q . .`), as textbook
-    /// programs print them.
-    Spaced,
-    /// LeetCode 51's answer: one JSON array holding, for each board, the
-    /// array of its rows as strings.
-    Leetcode,
-    /// One board per line: the 1-based column of each row, separated by
-    /// spaces.
-    Columns,
-    /// One JSON object per line: `{"n":N,"cols":[...]}` with the 0-based
-    /// column of each row.
-    Jsonl,
-}
-
-impl Format {
-    /// Every format, in the order the help lists them.
-    pub const ALL: [Self; 5] = [
-        Self::Board,
-        Self::Spaced,
-        Self::Leetcode,
-        Self::Columns,
-        Self::Jsonl,
-    ];
-
-    /// The name the command line uses.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Board => "board",
-            Self::Spaced => "spaced",
-            Self::Leetcode => "leetcode",
-            Self::Columns => "columns",
-            Self::Jsonl => "jsonl",
-        }
-    }
-
-    /// Whether the format draws every square, so that a board takes `n * n`
-    /// characters rather than about `n` numbers.
-    #[must_use]
-    pub const fn draws_squares(self) -> bool {
-        matches!(self, Self::Board | Self::Spaced | Self::Leetcode)
-    }
-
-    /// What comes before the first board (and is written even when there is
-    /// no board).
-    #[must_use]
-    pub const fn opening(self) -> &'static [u8] {
-        match self {
-            Self::Leetcode => b"[",
-            _ => b"",
-        }
-    }
-
-    /// What comes between two boards.
-    #[must_use]
-    pub const fn separator(self) -> &'static [u8] {
-        match self {
-            Self::Board | Self::Spaced => b"\n",
-            Self::Leetcode => b",",
-            Self::Columns | Self::Jsonl => b"",
-        }
-    }
-
-    /// What comes after the last board (and is written even when there is
-    /// no board).
-    #[must_use]
-    pub const fn closing(self) -> &'static [u8] {
-        match self {
-            Self::Leetcode => b"]\n",
-            _ => b"",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is not one of the formats.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format '{0}': expected board, spaced, leetcode, columns or jsonl")]
-pub struct UnknownFormat(pub String);
-
-impl FromStr for Format {
-    type Err = UnknownFormat;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| UnknownFormat(s.to_owned()))
-    }
-}
+use super::Format;
 
 /// Writes single boards in one format, with no separator around them.
 ///
@@ -237,7 +120,7 @@ impl Renderer {
 /// Writes a stream of boards in one format, separators and all.
 ///
 /// ```
-/// use queens::board::{BoardWriter, Format};
+/// use queens::format::{BoardWriter, Format};
 ///
 /// let mut out = BoardWriter::new(Vec::new(), Format::Leetcode);
 /// out.write(4, [1, 3, 0, 2])?;
@@ -346,13 +229,5 @@ mod tests {
         assert_eq!(render(Format::Leetcode, &[]), "[]\n");
         assert_eq!(render(Format::Board, &[]), "");
         assert_eq!(render(Format::Leetcode, &[&[0]]), "[[\"Q\"]]\n");
-    }
-
-    #[test]
-    fn names_round_trip() {
-        for f in Format::ALL {
-            assert_eq!(f.name().parse::<Format>(), Ok(f));
-        }
-        assert!("Board".parse::<Format>().is_err());
     }
 }

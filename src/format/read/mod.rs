@@ -1,0 +1,277 @@
+//! Reading boards: [`Boards`] reads any number of boards in the formats of
+//! [`crate::format`] from a byte stream, and checks each with
+//! [`crate::check::first_conflict`].
+//!
+//! The format is detected from the first non-blank character: `[` LeetCode's
+//! JSON, `{` JSON lines, a digit the columns format, `Q` or `.` board rows
+//! (with or without spaces between the cells). Each format has its file:
+//! `grid.rs` (board rows, also the row strings of LeetCode's arrays),
+//! `json.rs` (LeetCode and JSON lines) and `columns.rs`; all read through
+//! `input.rs`, a byte at a time through a buffer, and keep only what the
+//! check needs (a column per row), so memory grows with the size of a board,
+//! never with the size of the input: a long line is read as a stream of
+//! numbers, never as a line, and garbage is rejected at its first bad byte.
+//!
+//! Every way the input can be wrong is a [`ReadError`] naming the line;
+//! nothing in here panics on any input. This module never prints, never
+//! writes boards (that is [`super::write`]'s job) and never decides what to
+//! do about a bad board.
+
+mod columns;
+mod grid;
+mod input;
+mod json;
+
+use std::io::{self, BufRead};
+
+use self::input::{Input, describe};
+use super::Format;
+use crate::check::Conflict;
+
+/// The largest board [`Boards`] accepts: a billion rows (a few gigabytes of
+/// bits to check it).
+pub const MAX_N: u32 = 1_000_000_000;
+
+/// One board read and checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// Its position in the input, from 1.
+    pub index: u64,
+    /// The line it starts on, from 1.
+    pub line: u64,
+    /// Its size.
+    pub n: u32,
+    /// The first two queens that attack each other; `None` for a solution.
+    pub conflict: Option<Conflict>,
+}
+
+/// Why boards could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The input could not be read.
+    #[error("cannot read the input: {0}")]
+    Io(#[from] io::Error),
+    /// The input is not boards in any known format.
+    #[error("line {line}: {message}")]
+    Malformed {
+        /// Where, from 1.
+        line: u64,
+        /// What is wrong, in words.
+        message: String,
+    },
+    /// There is no board at all.
+    #[error("the input holds no board (expected boards as `queens list` writes them)")]
+    Empty,
+}
+
+/// The boards of a byte stream, each checked, in order: an iterator of
+/// [`Checked`] that ends after the first [`ReadError`].
+///
+/// ```
+/// use queens::format::Boards;
+///
+/// let input = "2 4 1 3\n1 2 3 4\n";
+/// let results: Vec<_> = Boards::new(input.as_bytes()).map(Result::unwrap).collect();
+/// assert!(results[0].conflict.is_none());
+/// assert_eq!(
+///     results[1].conflict.unwrap().to_string(),
+///     "queens at (row 1, col 1) and (row 2, col 2) share a diagonal"
+/// );
+/// ```
+#[derive(Debug)]
+pub struct Boards<R> {
+    input: Input<R>,
+    /// Detected on the first board.
+    format: Option<Format>,
+    boards: u64,
+    /// LeetCode's outer `[` has been read.
+    array_open: bool,
+    done: bool,
+}
+
+impl<R: BufRead> Boards<R> {
+    /// The boards of `reader`.
+    pub fn new(reader: R) -> Self {
+        Self {
+            input: Input::new(reader),
+            format: None,
+            boards: 0,
+            array_open: false,
+            done: false,
+        }
+    }
+
+    /// The format detected from the first board (`Board` also stands for
+    /// `Spaced`: the two read alike), once one has been read.
+    #[must_use]
+    pub const fn format(&self) -> Option<Format> {
+        self.format
+    }
+
+    fn read_next(&mut self) -> Result<Option<Checked>, ReadError> {
+        let format = match self.format {
+            Some(format) => format,
+            None => {
+                self.input.skip_whitespace(true)?;
+                let format = match self.input.peek()? {
+                    None => return Ok(None),
+                    Some(b'[') => Format::Leetcode,
+                    Some(b'{') => Format::Jsonl,
+                    Some(b'0'..=b'9') => Format::Columns,
+                    Some(b'Q' | b'.') => Format::Board,
+                    Some(other) => {
+                        return Err(self.input.malformed(format!(
+                            "cannot tell the format from {}: expected a board row of 'Q' and \
+                             '.', a line of column numbers, a JSON object or a JSON array",
+                            describe(other)
+                        )));
+                    }
+                };
+                self.format = Some(format);
+                format
+            }
+        };
+        let index = self.boards + 1;
+        let board = match format {
+            Format::Board | Format::Spaced => grid::read_grid(&mut self.input, index)?,
+            Format::Leetcode => json::read_leetcode(&mut self.input, &mut self.array_open, index)?,
+            Format::Columns => columns::read_columns(&mut self.input, index)?,
+            Format::Jsonl => json::read_jsonl(&mut self.input, index)?,
+        };
+        if board.is_some() {
+            self.boards = index;
+        }
+        Ok(board)
+    }
+}
+
+impl<R: BufRead> Iterator for Boards<R> {
+    type Item = Result<Checked, ReadError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.read_next() {
+            Ok(Some(board)) => Some(Ok(board)),
+            Ok(None) => {
+                self.done = true;
+                (self.boards == 0).then_some(Err(ReadError::Empty))
+            }
+            Err(err) => {
+                self.done = true;
+                Some(Err(err))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(text: &str) -> Vec<Result<Checked, String>> {
+        Boards::new(text.as_bytes())
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect()
+    }
+
+    fn verdicts(text: &str) -> Vec<String> {
+        check(text)
+            .into_iter()
+            .map(|r| match r {
+                Ok(c) => c.conflict.map_or("ok".into(), |c| c.to_string()),
+                Err(e) => format!("error: {e}"),
+            })
+            .collect()
+    }
+    #[test]
+    fn every_format_is_detected() {
+        let ok = vec!["ok".to_owned(), "ok".to_owned()];
+        assert_eq!(
+            verdicts(".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n"),
+            ok
+        );
+        assert_eq!(
+            verdicts(". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n. . Q .\nQ . . .\n. . . Q\n. Q . .\n"),
+            ok
+        );
+        assert_eq!(
+            verdicts(
+                "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],[\"..Q.\",\"Q...\",\"...Q\",\".Q..\"]]\n"
+            ),
+            ok
+        );
+        assert_eq!(verdicts("2 4 1 3\n3 1 4 2\n"), ok);
+        assert_eq!(
+            verdicts("{\"n\":4,\"cols\":[1,3,0,2]}\n{\"cols\": [2, 0, 3, 1], \"n\": 4}\n"),
+            ok
+        );
+    }
+
+    #[test]
+    fn boards_without_blank_lines_and_with_crlf_are_read() {
+        assert_eq!(
+            verdicts(".Q..\r\n...Q\r\nQ...\r\n..Q.\r\nQ\n"),
+            ["ok", "ok"]
+        );
+        assert_eq!(verdicts("\n\n  2 4 1 3  \r\n\n1\n"), ["ok", "ok"]);
+    }
+
+    #[test]
+    fn positions_are_reported() {
+        let boards = check("\n\n2 4 1 3\n\n1 3 2\n");
+        let second = boards[1].as_ref().unwrap();
+        assert_eq!((second.index, second.line, second.n), (2, 5, 3));
+    }
+
+    #[test]
+    fn malformed_input_names_the_line() {
+        let cases = [
+            ("", "no board"),
+            ("\n \n", "no board"),
+            ("Q.\n.\n", "line 2: row of 1 square, but"),
+            ("Q..\n...\n", "line 3: board 1 ends after 2 rows"),
+            (".Q..\n...Q\nQ.x.\n", "line 3: unexpected 'x' at column 3"),
+            (
+                "Q..\n...\n..Q\n",
+                "line 1: board 1 has 2 queens, but a 3 x 3 board needs 3",
+            ),
+            ("2 4 x 3\n", "line 1: unexpected 'x'"),
+            ("2 4 1 5\n", "line 1: column 5 is off a board of 4 rows"),
+            ("2 4 0 3\n", "column 0"),
+            (
+                "1\n2 4 1 3a\n",
+                "line 2: unexpected 'a' after a column number",
+            ),
+            ("99999999999999999999999\n", "too large"),
+            ("\u{ff}\n", "cannot tell the format from byte 0xc3"),
+            (
+                "{\"n\":4,\"cols\":[1,3,0]}\n",
+                "\"cols\" holds 3 columns, but \"n\" is 4",
+            ),
+            (
+                "{\"n\":4,\"cols\":[1,3,0,4]}\n",
+                "column too large: more than 3",
+            ),
+            ("{\"n\":4}\n", "needs both"),
+            ("{\"m\":4}\n", "unknown key \"m\""),
+            (
+                "{\"n\":4,\"cols\":[1,3,0,2]} x\n",
+                "unexpected 'x' after the object",
+            ),
+            ("[[\".Q..\"]", "board 1 ends after 1 row, but"),
+            ("[[\"Q\"],]", "line 1: expected '['"),
+            ("[[\"Q\"]] x", "unexpected 'x' after the closing ']'"),
+            ("[[\"Q\"", "expected ',' or ']' after a row"),
+            ("[[\"Q", "ends inside a row string"),
+            ("[]", "no board"),
+            ("[[]]", "board 1 is an empty array"),
+        ];
+        for (input, want) in cases {
+            let got = check(input);
+            let err = got.last().unwrap().as_ref().unwrap_err();
+            assert!(err.contains(want), "{input:?}: {err:?} lacks {want:?}");
+        }
+    }
+}
