@@ -23,12 +23,11 @@
 //! This module takes the total from any engine; it never searches the whole
 //! board itself.
 
-use serde::Serialize;
-
 use crate::kernel::{MAX_N, full_mask, lowest_bit};
 
 /// How many symmetry classes there are of each size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Classes {
     /// Classes of 8 boards: no symmetry but the identity.
     pub none: u128,

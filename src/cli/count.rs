@@ -149,6 +149,21 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     let pool = queens::thread_pool(args.threads)?;
     let show_progress = matches!(style, Style::Human { .. }) && io::stderr().is_terminal();
     let mut out = super::stdout();
+    // With --units, the plan is built and the ids checked before anything
+    // is printed, so that a bad id is a usage error and nothing else.
+    let mut planned = None;
+    if let (Some(UnitList(ids)), Method::Engine(engine)) = (&args.units, args.method(first)) {
+        let plan = Plan::new(first, engine, &config)
+            .with_context(|| format!("counting n = {first} with the {engine} engine"))?;
+        if let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len()) {
+            return usage(&format!(
+                "unit {id} is not in the plan: n = {first} with the {engine} engine has units 0 \
+                 to {} (see 'queens plan {first} --units')",
+                plan.len().saturating_sub(1)
+            ));
+        }
+        planned = Some(plan);
+    }
     style.header(&mut out)?;
     let mut mismatches = 0;
     for n in first..=last {
@@ -157,18 +172,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         let method = args.method(n);
         let counted = match method {
             Method::Engine(engine) => {
-                let plan = Plan::new(n, engine, &config)
-                    .with_context(|| format!("counting n = {n} with the {engine} engine"))?;
-                if let Some(UnitList(ids)) = &args.units
-                    && let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len())
-                {
-                    progress.finish();
-                    return usage(&format!(
-                        "unit {id} is not in the plan: n = {n} with the {engine} engine has units \
-                         0 to {} (see 'queens plan {n} --units')",
-                        plan.len().saturating_sub(1)
-                    ));
-                }
+                let plan = match planned.take() {
+                    Some(plan) => plan,
+                    None => Plan::new(n, engine, &config)
+                        .with_context(|| format!("counting n = {n} with the {engine} engine"))?,
+                };
                 count_plan(&plan, &pool, &config, args.units.as_ref(), &progress)?
             }
             Method::Ladder(algorithm) => count_ladder(algorithm, n, &config, &pool, &progress)?,

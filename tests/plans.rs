@@ -1,0 +1,328 @@
+//! Plans of work units, for both engines: every unit counted alone sums to
+//! the OEIS total, in any order and in any partition; the hash names the
+//! plan and nothing else; a cancelled run returns exact units.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use proptest::prelude::*;
+use queens::count::Scratch;
+use queens::{Config, Counter, Engine, Observer, Plan, UnitDone, known};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+const ENGINES: [Engine; 2] = [Engine::Mirror, Engine::Join];
+
+fn plan(n: u32, engine: Engine) -> Plan {
+    Plan::new(n, engine, &Config::default()).unwrap()
+}
+
+/// The ids `0..len` in an order scrambled by `seed` (a fixed xorshift).
+fn shuffled(len: usize, seed: u64) -> Vec<u32> {
+    let mut ids: Vec<u32> = (0..len as u32).collect();
+    let mut state = seed | 1;
+    for i in (1..ids.len()).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        ids.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    ids
+}
+
+#[test]
+fn every_unit_counted_alone_in_a_shuffled_order_sums_to_a000170() {
+    for engine in ENGINES {
+        for n in 4..=16 {
+            let plan = plan(n, engine);
+            assert!(!plan.is_empty(), "n = {n}, {engine}");
+            let total: u128 = shuffled(plan.len(), u64::from(n))
+                .into_par_iter()
+                .map_init(Scratch::default, |scratch, id| {
+                    plan.count_unit(id, scratch).unwrap()
+                })
+                .sum();
+            assert_eq!(Some(total), known::total(n), "n = {n}, {engine}");
+        }
+    }
+}
+
+#[test]
+fn a_full_run_reports_each_unit_as_counting_it_alone_does() {
+    for engine in ENGINES {
+        let plan = plan(13, engine);
+        let count = Counter::new(13).engine(engine).threads(2).run().unwrap();
+        assert!(count.is_complete());
+        assert_eq!(count.unit_counts.len(), plan.len());
+        let mut scratch = Scratch::default();
+        for &(id, solutions) in &count.unit_counts {
+            assert_eq!(plan.count_unit(id, &mut scratch), Ok(solutions));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Cut a plan into `k` subsets at random, count each subset on its
+    /// own: the subsets' counts sum to the total.
+    #[test]
+    fn any_partition_of_a_plan_sums_to_the_total(
+        n in 4u32..=13,
+        join in any::<bool>(),
+        k in 1usize..=7,
+        choices in proptest::collection::vec(any::<u16>(), 1..=64),
+    ) {
+        let engine = if join { Engine::Join } else { Engine::Mirror };
+        let plan = plan(n, engine);
+        let mut subsets = vec![Vec::new(); k];
+        for id in 0..plan.len() as u32 {
+            let choice = usize::from(choices[id as usize % choices.len()]) + id as usize / choices.len();
+            subsets[choice % k].push(id);
+        }
+        let mut total = 0;
+        let mut counted = 0;
+        for ids in &subsets {
+            let count = Counter::new(n).engine(engine).threads(2).units(ids).run_plan(&plan).unwrap();
+            prop_assert_eq!(count.units, ids.len());
+            prop_assert_eq!(count.is_complete(), ids.len() == plan.len());
+            total += count.solutions;
+            counted += count.units;
+        }
+        prop_assert_eq!(counted, plan.len());
+        prop_assert_eq!(Some(total), known::total(n));
+    }
+}
+
+/// The hash is SHA-256 over the canonical text the plan documents: a
+/// header, then one descriptor a line. Recomputed here from the public
+/// descriptors, and pinned for a few plans so that a change of units or
+/// descriptors cannot pass unnoticed (it must bump the plan format).
+#[test]
+fn plan_hashes_are_sha256_of_the_canonical_text_and_pinned() {
+    let pinned = [
+        (
+            8,
+            Engine::Mirror,
+            2,
+            "0b22c5217d00c33e413bcddb7e09ac992c0c8bc146422fbaf33e0041e5457b09",
+        ),
+        (
+            12,
+            Engine::Mirror,
+            3,
+            "92fdc8429a1bfbd480cee5c59f55e02f6afd53f6ea9f1b29a11cef781bf2c4f5",
+        ),
+        (
+            12,
+            Engine::Join,
+            2,
+            "2644a9d834780142a20d21d1354846c07b5fa84ec84d5db03864f894a099200d",
+        ),
+        (
+            13,
+            Engine::Join,
+            2,
+            "3c6e7fa325bffd015d09aeb569832fc822b0100e1f15252af9335280f181d3aa",
+        ),
+        (
+            16,
+            Engine::Join,
+            2,
+            "738241e57b41221b4b9406dff53194e1a2f663cead208052e2cfeecd5ca6ae40",
+        ),
+    ];
+    for (n, engine, split, hex) in pinned {
+        let plan = Plan::new(n, engine, &Config::default().with_split_depth(split)).unwrap();
+        let split_text = plan.split_depth().map_or("-".to_owned(), |d| d.to_string());
+        let mut text =
+            format!("queens plan\nn {n}\nengine {engine}\nformat 1\nsplit {split_text}\n");
+        for unit in plan.units() {
+            text += &format!("unit {}\n", unit.descriptor);
+        }
+        let digest: String = Sha256::digest(text.as_bytes())
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            plan.hash().to_string(),
+            format!("sha256:{digest}"),
+            "n = {n}, {engine}"
+        );
+        assert_eq!(digest, hex, "n = {n}, {engine}: the plan changed");
+    }
+}
+
+#[test]
+fn the_hash_follows_the_plan_not_the_run() {
+    let base = plan(12, Engine::Join).hash();
+    for threads in [1, 2, 3] {
+        let count = Counter::new(12)
+            .engine(Engine::Join)
+            .threads(threads)
+            .run()
+            .unwrap();
+        assert_eq!(count.plan, base, "{threads} threads");
+    }
+    let subset = Counter::new(12)
+        .engine(Engine::Join)
+        .units(&[3, 1])
+        .run()
+        .unwrap();
+    assert_eq!(subset.plan, base, "a subset runs the same plan");
+    assert_ne!(plan(12, Engine::Mirror).hash(), base, "another engine");
+    assert_ne!(plan(12, Engine::JoinUnequal).hash(), base, "another stage");
+    assert_ne!(plan(13, Engine::Join).hash(), base, "another n");
+    let split = |d| Plan::new(12, Engine::Mirror, &Config::default().with_split_depth(d)).unwrap();
+    assert_ne!(split(2).hash(), split(3).hash(), "another split");
+}
+
+#[test]
+fn descriptors_name_the_units_of_both_engines() {
+    let mirror = plan(9, Engine::Mirror);
+    assert_eq!(mirror.unit(0).unwrap().descriptor, "rows:0,2");
+    assert!(
+        mirror
+            .units()
+            .all(|u| u.descriptor.starts_with("rows:") && u.cost > 0)
+    );
+    let odd = plan(13, Engine::Join);
+    let texts: Vec<String> = odd.units().map(|u| u.descriptor).collect();
+    assert!(texts.iter().any(|t| t.starts_with("middle:1/rowset:0x")));
+    assert!(texts.iter().any(|t| t.starts_with("centre/rowset:0x")));
+    let distinct: std::collections::HashSet<&String> = texts.iter().collect();
+    assert_eq!(
+        distinct.len(),
+        texts.len(),
+        "descriptors are unique in a plan"
+    );
+    assert!(
+        plan(12, Engine::Join)
+            .units()
+            .all(|u| u.descriptor.starts_with("rowset:0x"))
+    );
+    assert_eq!(odd.unit(odd.len() as u32), None);
+}
+
+#[test]
+fn the_one_call_uses_the_best_engine() {
+    for n in [1, 6, 11, 12, 14, 15] {
+        let count = Counter::new(n).run().unwrap();
+        assert_eq!(count.engine, Engine::best_for(n), "n = {n}");
+        assert_eq!(queens::count(n), Ok(count.solutions));
+        assert_eq!(Some(count.solutions), known::total(n));
+    }
+    assert_eq!(Engine::best_for(11), Engine::Mirror);
+    assert_eq!(Engine::best_for(12), Engine::Join);
+    assert_eq!(Engine::best_for(25), Engine::Mirror);
+    assert_eq!(Engine::Join.second_opinion(20), Some(Engine::Mirror));
+    assert_eq!(Engine::Mirror.second_opinion(20), Some(Engine::Join));
+    assert_eq!(Engine::Mirror.second_opinion(3), None);
+}
+
+/// Sets the cancel flag once `after` units have finished.
+struct CancelAfter<'a> {
+    after: usize,
+    done: Mutex<usize>,
+    flag: &'a AtomicBool,
+}
+
+impl Observer for CancelAfter<'_> {
+    fn unit_done(&self, _done: &UnitDone) {
+        let mut done = self.done.lock().unwrap();
+        *done += 1;
+        if *done >= self.after {
+            self.flag.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+#[test]
+fn a_cancelled_run_returns_the_units_that_finished_each_exact() {
+    for (engine, threads) in [(Engine::Mirror, 1), (Engine::Join, 1), (Engine::Join, 2)] {
+        let plan = plan(14, engine);
+        let flag = AtomicBool::new(false);
+        let observer = CancelAfter {
+            after: 5,
+            done: Mutex::new(0),
+            flag: &flag,
+        };
+        let count = Counter::new(14)
+            .threads(threads)
+            .observer(&observer)
+            .cancel(&flag)
+            .run_plan(&plan)
+            .unwrap();
+        assert!(!count.is_complete(), "{engine}");
+        if threads == 1 {
+            assert_eq!(count.units, 5, "a serial run stops at once");
+        }
+        assert!(
+            (5..plan.len()).contains(&count.units),
+            "{engine}: {}",
+            count.units
+        );
+        let mut scratch = Scratch::default();
+        for &(id, solutions) in &count.unit_counts {
+            assert_eq!(
+                plan.count_unit(id, &mut scratch),
+                Ok(solutions),
+                "{engine}, unit {id}"
+            );
+        }
+        let sum: u128 = count.unit_counts.iter().map(|&(_, c)| c).sum();
+        assert_eq!(sum, count.solutions);
+    }
+}
+
+#[test]
+fn refusals_name_the_engine_and_its_range() {
+    let err = |n, engine, split| {
+        Plan::new(n, engine, &Config::default().with_split_depth(split))
+            .unwrap_err()
+            .to_string()
+    };
+    assert_eq!(
+        err(33, Engine::Mirror, 2),
+        "board size 33 is out of range: the mirror engine takes n from 1 to 32"
+    );
+    assert_eq!(
+        err(0, Engine::Join, 2),
+        "board size 0 is out of range: the join engine takes n from 4 to 24"
+    );
+    assert_eq!(
+        err(8, Engine::Mirror, 7),
+        "split depth 7 is out of range: it must be between 1 and 6"
+    );
+    let plan = plan(8, Engine::Mirror);
+    assert_eq!(
+        plan.count_unit(21, &mut Scratch::default())
+            .unwrap_err()
+            .to_string(),
+        "unit 21 is not in the plan: it has units 0 to 20"
+    );
+    let twice = Counter::new(8)
+        .engine(Engine::Mirror)
+        .units(&[2, 0, 2])
+        .run();
+    assert_eq!(
+        twice.unwrap_err().to_string(),
+        "unit 2 is asked for more than once"
+    );
+    let many = Counter::new(8).threads(5000).run();
+    assert_eq!(
+        many.unwrap_err().to_string(),
+        "5000 threads is out of range: use between 1 and 4096"
+    );
+}
+
+#[test]
+fn one_pool_serves_many_counts() {
+    let pool = queens::thread_pool(std::num::NonZeroUsize::new(3)).unwrap();
+    for n in 8..=13 {
+        for engine in ENGINES {
+            let count = Counter::new(n).engine(engine).pool(&pool).run().unwrap();
+            assert_eq!((Some(count.solutions), count.threads), (known::total(n), 3));
+        }
+    }
+}
