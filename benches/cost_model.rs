@@ -1,0 +1,82 @@
+//! How well each engine's unit cost estimate predicts the time a unit
+//! takes: every unit of a plan is counted alone on one thread and timed,
+//! then the estimate is compared with the time (Pearson's r of cost and
+//! time, Spearman's rank correlation, and the share of the total time
+//! that the costliest tenth of the units takes against the share the
+//! estimate gives them).
+//!
+//! `cargo bench --bench cost_model [-- N...]` (default 16 17). Prints one
+//! line per engine and n; results/ keeps the figures.
+
+use std::time::Instant;
+
+use queens::count::Scratch;
+use queens::{Config, Engine, Plan};
+
+fn main() {
+    let sizes: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() {
+        vec![16, 17]
+    } else {
+        sizes
+    };
+    println!("engine   n  units  pearson_r  spearman_rho  top10%_time_share  top10%_cost_share");
+    for n in sizes {
+        for engine in [Engine::Mirror, Engine::Join] {
+            let plan = Plan::new(n, engine, &Config::default()).expect("a plan");
+            let mut scratch = Scratch::default();
+            let (mut costs, mut times) = (Vec::new(), Vec::new());
+            for unit in plan.units() {
+                let started = Instant::now();
+                plan.count_unit(unit.id, &mut scratch)
+                    .expect("a unit of the plan");
+                times.push(started.elapsed().as_secs_f64());
+                costs.push(unit.cost as f64);
+            }
+            let top = top_tenth(&costs);
+            let share =
+                |xs: &[f64]| top.iter().map(|&i| xs[i]).sum::<f64>() / xs.iter().sum::<f64>();
+            println!(
+                "{:<6} {n:>3} {:>6}  {:>9.3}  {:>12.3}  {:>17.3}  {:>17.3}",
+                engine.name(),
+                plan.len(),
+                pearson(&costs, &times),
+                pearson(&ranks(&costs), &ranks(&times)),
+                share(&times),
+                share(&costs),
+            );
+        }
+    }
+}
+
+/// The indices of the costliest tenth of the units (at least one).
+fn top_tenth(costs: &[f64]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..costs.len()).collect();
+    order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]));
+    order.truncate(costs.len().div_ceil(10));
+    order
+}
+
+fn pearson(x: &[f64], y: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+    let cov: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let vx: f64 = x.iter().map(|a| (a - mx).powi(2)).sum();
+    let vy: f64 = y.iter().map(|b| (b - my).powi(2)).sum();
+    cov / (vx * vy).sqrt()
+}
+
+/// Ranks (0-based, ties broken by position): Spearman's rho is Pearson's r
+/// of the ranks.
+fn ranks(x: &[f64]) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..x.len()).collect();
+    order.sort_by(|&a, &b| x[a].total_cmp(&x[b]));
+    let mut rank = vec![0.0; x.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r as f64;
+    }
+    rank
+}
