@@ -9,6 +9,11 @@ use std::hint::black_box;
 use std::process::Command;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+
+// The binary's allocator, so that the library and the CLI are compared on
+// equal terms (an embedder picks its own).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use queens::{Config, count_parallel, count_serial, known};
 
 fn mirror(c: &mut Criterion) {

@@ -285,9 +285,15 @@ mod tests {
 
     #[test]
     fn a_wrong_total_is_caught() {
-        assert!(unique(8, 93).is_err());
-        assert!(unique(8, 2).is_err());
-        assert!(unique(1, 0).is_err());
+        // n = 8 has S180 = 4 and S90 = 0: 92 + 4 divides by 8, 93 + 4 and
+        // 2 + 4 do not.
+        for (n, total) in [(8, 93), (8, 2), (1, 0)] {
+            let wrong = unique(n, total).unwrap_err();
+            assert_eq!((wrong.n, wrong.total), (n, total));
+        }
+        let wrong = unique(8, 93).unwrap_err();
+        assert_eq!((wrong.half_turn, wrong.quarter_turn), (4, 0));
+        assert!(wrong.to_string().contains("93"), "{wrong}");
     }
 
     #[test]

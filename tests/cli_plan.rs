@@ -142,3 +142,25 @@ fn bad_plans_are_refused_with_the_engine_s_range() {
     rejects(&["plan", "12", "--json", "--units"], &["--json", "--units"]);
     rejects(&["plan", "12", "--split-depth", "9"], &["--split-depth"]);
 }
+
+/// `queens plan 17 --units | head -1`: the JSON lines writer meets a closed
+/// pipe and ends quietly (it used to print "Broken pipe": serde_json hides
+/// the I/O error from the error chain).
+#[test]
+fn a_closed_pipe_ends_the_unit_list_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(["plan", "17", "--units"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    assert!(lines.next().unwrap().unwrap().starts_with("{\"id\":0,"));
+    drop(lines);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -121,10 +121,16 @@ fn missing_size(subcommand: &str) -> String {
     format!("missing board size N, from 1 to {max} (for example 'queens {subcommand} 8')")
 }
 
+/// Whether `err` is a write to a closed pipe, directly or through
+/// serde_json (whose error hides the `io::Error` from `source()`).
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain()
-        .filter_map(|e| e.downcast_ref::<io::Error>())
-        .any(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    err.chain().any(|e| {
+        let kind = e.downcast_ref::<io::Error>().map(io::Error::kind).or_else(|| {
+            e.downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind)
+        });
+        kind == Some(io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Stdout, locked and buffered: boards go out in 64 KiB writes, not a

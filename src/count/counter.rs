@@ -1,0 +1,237 @@
+//! [`Counter`], the builder that runs a count, and [`Count`], what it
+//! returns: the one place where a plan, a subset of its units, a pool, an
+//! observer and a cancel flag meet the runner.
+
+use std::num::NonZeroUsize;
+use std::sync::atomic::AtomicBool;
+
+use rayon::ThreadPool;
+
+use super::run::{self, Observer};
+use super::{Config, Engine, Plan, PlanHash};
+use crate::Error;
+use crate::error::MAX_THREADS;
+
+/// The outcome of a count: of the whole plan, or of the units asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Count {
+    /// Board size.
+    pub n: u32,
+    /// The engine that counted.
+    pub engine: Engine,
+    /// Solutions in the units counted (OEIS A000170 when they are all).
+    pub solutions: u128,
+    /// Units counted.
+    pub units: usize,
+    /// Units in the plan.
+    pub plan_units: usize,
+    /// The plan's hash.
+    pub plan: PlanHash,
+    /// Threads that counted (1 for a serial count).
+    pub threads: usize,
+    /// Rows fixed by each unit (the mirror engine; the middle-column units
+    /// of odd `n` fix at least two); `None` for the join.
+    pub split_depth: Option<u32>,
+    /// `(id, count)` of every unit counted, in id order.
+    pub unit_counts: Vec<(u32, u128)>,
+}
+
+impl Count {
+    /// Whether every unit of the plan was counted, so that `solutions` is
+    /// the board's total.
+    #[must_use]
+    pub fn is_complete(&self) -> bool {
+        self.units == self.plan_units
+    }
+}
+
+/// A count with everything but `n` optional: the builder behind [`count`].
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use queens::{Counter, Engine};
+///
+/// let all = Counter::new(12).engine(Engine::Mirror).threads(2).run()?;
+/// assert_eq!(all.solutions, 14_200);
+///
+/// // Any subset of the plan's units counts exactly its share.
+/// let stop = AtomicBool::new(false);
+/// let first = Counter::new(12).engine(Engine::Mirror).units(&[0, 1]).cancel(&stop).run()?;
+/// assert_eq!(first.solutions, all.unit_counts[0].1 + all.unit_counts[1].1);
+/// # Ok::<(), queens::Error>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct Counter<'a> {
+    n: u32,
+    engine: Option<Engine>,
+    config: Config,
+    observer: &'a dyn Observer,
+    pool: Option<&'a ThreadPool>,
+    units: Option<&'a [u32]>,
+    cancel: Option<&'a AtomicBool>,
+}
+
+impl<'a> Counter<'a> {
+    /// A count of the `n`-board with the best engine for it, every core,
+    /// every unit.
+    #[must_use]
+    pub fn new(n: u32) -> Self {
+        Self {
+            n,
+            engine: None,
+            config: Config::default(),
+            observer: &(),
+            pool: None,
+            units: None,
+            cancel: None,
+        }
+    }
+
+    /// Count with `engine` rather than [`Engine::best_for`] `n`.
+    #[must_use]
+    pub fn engine(self, engine: Engine) -> Self {
+        Self {
+            engine: Some(engine),
+            ..self
+        }
+    }
+
+    /// Count on `threads` threads (0: the default); one counts on the
+    /// calling thread. Ignored when a [`pool`](Self::pool) is given.
+    #[must_use]
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.config.threads = NonZeroUsize::new(threads);
+        self
+    }
+
+    /// The mirror engine's split: units fix `rows` rows.
+    #[must_use]
+    pub fn split_depth(mut self, rows: u32) -> Self {
+        self.config.split_depth = rows;
+        self
+    }
+
+    /// Threads and split from `config`.
+    #[must_use]
+    pub fn config(self, config: &Config) -> Self {
+        Self {
+            config: *config,
+            ..self
+        }
+    }
+
+    /// Report each finished unit to `observer`.
+    #[must_use]
+    pub fn observer(self, observer: &'a dyn Observer) -> Self {
+        Self { observer, ..self }
+    }
+
+    /// Count on `pool` (see [`thread_pool`]) rather than a pool of its own.
+    #[must_use]
+    pub fn pool(self, pool: &'a ThreadPool) -> Self {
+        Self {
+            pool: Some(pool),
+            ..self
+        }
+    }
+
+    /// Count only the units `ids` of the plan.
+    #[must_use]
+    pub fn units(self, ids: &'a [u32]) -> Self {
+        Self {
+            units: Some(ids),
+            ..self
+        }
+    }
+
+    /// Stop handing out units once `flag` is set; the count then holds the
+    /// units that finished, each exact.
+    #[must_use]
+    pub fn cancel(self, flag: &'a AtomicBool) -> Self {
+        Self {
+            cancel: Some(flag),
+            ..self
+        }
+    }
+
+    /// The engine this count uses.
+    #[must_use]
+    pub fn chosen_engine(&self) -> Engine {
+        self.engine.unwrap_or_else(|| Engine::best_for(self.n))
+    }
+
+    /// The plan this count runs.
+    ///
+    /// # Errors
+    /// As [`Plan::new`].
+    pub fn plan(&self) -> Result<Plan, Error> {
+        Plan::new(self.n, self.chosen_engine(), &self.config)
+    }
+
+    /// Builds the plan and counts.
+    ///
+    /// # Errors
+    /// As [`Plan::new`]; [`Error::Unit`] or [`Error::DuplicateUnit`] for a
+    /// bad unit list; [`Error::Threads`] or [`Error::Pool`].
+    pub fn run(&self) -> Result<Count, Error> {
+        self.run_plan(&self.plan()?)
+    }
+
+    /// Counts the units of `plan` (built by [`plan`](Self::plan) or
+    /// [`Plan::new`]; its `n` and engine win over this builder's).
+    ///
+    /// # Errors
+    /// As [`run`](Self::run), without the plan's.
+    pub fn run_plan(&self, plan: &Plan) -> Result<Count, Error> {
+        if let Some(t) = self.config.threads.filter(|t| t.get() > MAX_THREADS) {
+            return Err(Error::Threads(t.get()));
+        }
+        let all: Vec<u32>;
+        let ids = match self.units {
+            Some(ids) => {
+                check_ids(plan, ids)?;
+                ids
+            }
+            None => {
+                all = (0..plan.len() as u32).collect();
+                &all
+            }
+        };
+        let finished = run::run(
+            plan,
+            ids,
+            self.pool,
+            self.config.threads,
+            self.observer,
+            self.cancel,
+        )?;
+        Ok(Count {
+            n: plan.n(),
+            engine: plan.engine(),
+            solutions: finished.counts.iter().map(|&(_, c)| c).sum(),
+            units: finished.counts.len(),
+            plan_units: plan.len(),
+            plan: plan.hash(),
+            threads: finished.threads,
+            split_depth: plan.split_depth(),
+            unit_counts: finished.counts,
+        })
+    }
+}
+
+/// Every id in the plan, none twice.
+fn check_ids(plan: &Plan, ids: &[u32]) -> Result<(), Error> {
+    let mut seen = vec![false; plan.len()];
+    for &id in ids {
+        let slot = seen.get_mut(id as usize).ok_or(Error::Unit {
+            id,
+            units: plan.len(),
+        })?;
+        if std::mem::replace(slot, true) {
+            return Err(Error::DuplicateUnit(id));
+        }
+    }
+    Ok(())
+}
+
