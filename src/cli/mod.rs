@@ -125,10 +125,13 @@ fn missing_size(subcommand: &str) -> String {
 /// serde_json (whose error hides the `io::Error` from `source()`).
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
-        let kind = e.downcast_ref::<io::Error>().map(io::Error::kind).or_else(|| {
-            e.downcast_ref::<serde_json::Error>()
-                .and_then(serde_json::Error::io_error_kind)
-        });
+        let kind = e
+            .downcast_ref::<io::Error>()
+            .map(io::Error::kind)
+            .or_else(|| {
+                e.downcast_ref::<serde_json::Error>()
+                    .and_then(serde_json::Error::io_error_kind)
+            });
         kind == Some(io::ErrorKind::BrokenPipe)
     })
 }

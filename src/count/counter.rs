@@ -234,4 +234,3 @@ fn check_ids(plan: &Plan, ids: &[u32]) -> Result<(), Error> {
     }
     Ok(())
 }
-
