@@ -62,6 +62,7 @@ pub mod construct;
 pub mod count;
 mod error;
 pub mod format;
+pub mod journal;
 pub mod known;
 pub mod ladder;
 pub mod solutions;

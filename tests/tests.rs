@@ -8,6 +8,7 @@ mod common;
 mod check;
 mod cli;
 mod cli_check;
+mod cli_journal;
 mod cli_ladder;
 mod cli_list;
 mod cli_one;

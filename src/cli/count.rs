@@ -8,13 +8,14 @@
 
 use std::io::{self, IsTerminal};
 use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
 use queens::{
     Algorithm, Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan,
-    count_with, known,
+    UnitDone, count_with, known,
 };
 use rayon::ThreadPool;
 
@@ -23,8 +24,10 @@ use super::args::{
     AlgorithmArg, EngineArg, Sizes, UnitList, parse_sizes, parse_threads, parse_unit_list,
     refuse_size,
 };
+use super::journal::{Journal, Opened, Refused, write_atomically};
 use super::progress::Progress;
 use super::report::{CountRecord, CrossCheck, EXIT_MISMATCH, Style, UniqueRecord, Units, mismatch};
+use super::signals;
 
 /// The largest n with a published total: beyond it a count has nothing to
 /// be checked against and takes years.
@@ -76,6 +79,17 @@ pub struct CountArgs {
           conflicts_with_all = ["unique", "cross_check", "algorithm"])]
     units: Option<UnitList>,
 
+    /// Keep every finished unit in this journal, and resume from it: after
+    /// an interruption (Ctrl-C, kill, reboot) run the same command again.
+    /// One board size only.
+    #[arg(long, value_name = "FILE", conflicts_with = "algorithm")]
+    checkpoint: Option<PathBuf>,
+
+    /// Also write the JSON record(s) to FILE when the count is done,
+    /// atomically: FILE is never left half-written.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
     /// Count with this step of the ladder (see `queens ladder`);
     /// --split-depth applies to bitmask and parallel, --threads to parallel.
     #[arg(long, value_name = "NAME", value_enum, conflicts_with = "engine")]
@@ -104,6 +118,10 @@ struct Counted {
     engine: &'static str,
     /// The plan's hash (the engines only).
     plan: Option<String>,
+    /// Units taken from the journal rather than counted.
+    resumed_units: usize,
+    /// The journal's path, with `--checkpoint`.
+    journal: Option<String>,
 }
 
 pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
@@ -114,10 +132,15 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     {
         return usage(&refusal);
     }
-    if args.units.is_some() && first != last {
-        return usage(&format!(
-            "--units counts units of one plan: give one board size, not {first}..{last}"
-        ));
+    for (given, flag) in [
+        (args.units.is_some(), "--units counts units"),
+        (args.checkpoint.is_some(), "--checkpoint keeps the units"),
+    ] {
+        if given && first != last {
+            return usage(&format!(
+                "{flag} of one plan: give one board size, not {first}..{last}"
+            ));
+        }
     }
     if let Some(engine) = args.engine.map(Engine::from)
         && let Some(outside) = [first, last].into_iter().find(|&n| !engine.covers(n))
@@ -147,27 +170,52 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
         .with_split_depth(args.split_depth);
     let pool = queens::thread_pool(args.threads)?;
+    signals::install().context("catching Ctrl-C and SIGTERM")?;
+    let run = Run {
+        pool: &pool,
+        config: &config,
+        units: args.units.as_ref(),
+        checkpoint: args.checkpoint.as_deref(),
+        quiet: args.quiet,
+    };
+    let long_hint = match (args.quiet, &args.checkpoint) {
+        (true, _) => None,
+        (false, Some(_)) => Some("; an interruption keeps every finished unit"),
+        (false, None) => {
+            Some("; add --checkpoint FILE to keep finished units if it is interrupted")
+        }
+    };
+    let mut records = Vec::new();
     let show_progress = matches!(style, Style::Human { .. }) && io::stderr().is_terminal();
     let mut out = super::stdout();
-    // With --units, the plan is built and the ids checked before anything
-    // is printed, so that a bad id is a usage error and nothing else.
+    // With --units or --checkpoint, the plan is built, the ids checked and
+    // the journal opened before anything is printed, so that a refusal is
+    // one line and nothing else.
     let mut planned = None;
-    if let (Some(UnitList(ids)), Method::Engine(engine)) = (&args.units, args.method(first)) {
+    let mut opened = None;
+    if let Method::Engine(engine) = args.method(first)
+        && (args.units.is_some() || args.checkpoint.is_some())
+    {
         let plan = Plan::new(first, engine, &config)
             .with_context(|| format!("counting n = {first} with the {engine} engine"))?;
-        if let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len()) {
+        if let Some(UnitList(ids)) = &args.units
+            && let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len())
+        {
             return usage(&format!(
                 "unit {id} is not in the plan: n = {first} with the {engine} engine has units 0 \
                  to {} (see 'queens plan {first} --units')",
                 plan.len().saturating_sub(1)
             ));
         }
+        if let Some(path) = &args.checkpoint {
+            opened = Some(open_journal(path, &plan, args.quiet)?);
+        }
         planned = Some(plan);
     }
     style.header(&mut out)?;
     let mut mismatches = 0;
     for n in first..=last {
-        let progress = Progress::new(n, show_progress);
+        let progress = Progress::new(n, show_progress, long_hint);
         let started = Instant::now();
         let method = args.method(n);
         let counted = match method {
@@ -177,17 +225,24 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                     None => Plan::new(n, engine, &config)
                         .with_context(|| format!("counting n = {n} with the {engine} engine"))?,
                 };
-                count_plan(&plan, &pool, &config, args.units.as_ref(), &progress)?
+                count_plan(&plan, &run, &progress, opened.take())?
             }
-            Method::Ladder(algorithm) => count_ladder(algorithm, n, &config, &pool, &progress)?,
+            Method::Ladder(algorithm) => signals::wait(
+                || count_ladder(algorithm, n, &config, &pool, &progress),
+                || quit(n),
+            )?,
         };
         progress.finish();
         let elapsed = started.elapsed();
-        let unique = match args
-            .unique
-            .then(|| queens::unique(n, counted.solutions))
-            .transpose()
-        {
+        let unique = signals::wait(
+            || {
+                args.unique
+                    .then(|| queens::unique(n, counted.solutions))
+                    .transpose()
+            },
+            || quit(n),
+        );
+        let unique = match unique {
             Ok(unique) => unique,
             Err(inconsistent) => {
                 mismatch(&format!("for n = {n}: {inconsistent}"));
@@ -196,7 +251,10 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             }
         };
         let cross_check = if args.cross_check {
-            cross_check(method, n, &config, &pool, counted.solutions, args.quiet)?
+            signals::wait(
+                || cross_check(method, n, &config, &pool, counted.solutions, args.quiet),
+                || quit(n),
+            )?
         } else {
             None
         };
@@ -228,9 +286,19 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 matches_known_unique: known::matches_unique(n, u.unique),
             }),
             cross_check,
+            resumed_units: counted.resumed_units,
+            journal: counted.journal,
             version: env!("CARGO_PKG_VERSION"),
         };
         mismatches += style.write(&mut out, &record)?;
+        if args.output.is_some() {
+            records.extend(serde_json::to_vec(&record)?);
+            records.push(b'\n');
+        }
+    }
+    if let Some(path) = &args.output {
+        write_atomically(path, &records)
+            .with_context(|| format!("writing the result to {}", path.display()))?;
     }
     Ok(if mismatches > 0 {
         ExitCode::from(EXIT_MISMATCH)
@@ -251,33 +319,185 @@ impl CountArgs {
     }
 }
 
-/// Counts `plan` (or its units `subset`) on `pool`.
+/// How the units of a plan are run: on which pool, which units, with
+/// which journal.
+struct Run<'a> {
+    pool: &'a ThreadPool,
+    config: &'a Config,
+    /// `--units`: only these.
+    units: Option<&'a UnitList>,
+    /// `--checkpoint`: the journal's path.
+    checkpoint: Option<&'a Path>,
+    quiet: bool,
+}
+
+/// Counts the units of `plan` that `run` asks for and its journal does not
+/// hold yet, saving each to the journal as it finishes. On a signal, saves
+/// what finished, says how to resume and exits.
 fn count_plan(
     plan: &Plan,
-    pool: &ThreadPool,
-    config: &Config,
-    subset: Option<&UnitList>,
-    observer: &dyn Observer,
+    run: &Run<'_>,
+    progress: &Progress,
+    opened: Option<Opened>,
 ) -> anyhow::Result<Counted> {
-    let mut counter = Counter::new(plan.n())
-        .config(config)
-        .pool(pool)
-        .observer(observer);
-    if let Some(UnitList(ids)) = subset {
-        counter = counter.units(ids);
+    let all: Vec<u32>;
+    let target = match run.units {
+        Some(UnitList(ids)) => ids.as_slice(),
+        None => {
+            all = (0..plan.len() as u32).collect();
+            &all
+        }
+    };
+    let opened = match (opened, run.checkpoint) {
+        (Some(opened), _) => Some(opened),
+        (None, Some(path)) => Some(open_journal(path, plan, run.quiet)?),
+        (None, None) => None,
+    };
+    let (journal, resumed) = match opened {
+        Some(opened) => {
+            let mut wanted = vec![false; plan.len()];
+            target.iter().for_each(|&id| wanted[id as usize] = true);
+            let resumed: Vec<(u32, u128)> = opened
+                .done
+                .into_iter()
+                .filter(|&(id, _)| wanted[id as usize])
+                .collect();
+            (Some(opened.journal), resumed)
+        }
+        None => (None, Vec::new()),
+    };
+    let mut left = vec![true; plan.len()];
+    resumed
+        .iter()
+        .for_each(|&(id, _)| left[id as usize] = false);
+    let to_count: Vec<u32> = target
+        .iter()
+        .copied()
+        .filter(|&id| left[id as usize])
+        .collect();
+    if let Some(journal) = &journal
+        && to_count.is_empty()
+        && !run.quiet
+    {
+        eprintln!(
+            "queens: {} holds every unit of this count: the run finished; nothing to count",
+            journal.path().display()
+        );
     }
-    let count = counter.run_plan(plan)?;
+
+    let observers = Both(progress, journal.as_ref());
+    let counter = Counter::new(plan.n())
+        .config(run.config)
+        .pool(run.pool)
+        .observer(&observers)
+        .units(&to_count)
+        .cancel(signals::stop_flag());
+    let interrupted = || {
+        progress.finish();
+        interrupted(
+            journal.as_ref(),
+            resumed.len(),
+            progress.units_done(),
+            target.len(),
+        );
+    };
+    let count = signals::wait(|| counter.run_plan(plan), interrupted)?;
+    if signals::stopped() {
+        interrupted();
+    }
+    if let Some(journal) = &journal {
+        journal
+            .finish()
+            .with_context(|| format!("writing the journal {}", journal.path().display()))?;
+    }
+
+    let mut unit_counts = resumed.clone();
+    unit_counts.extend_from_slice(&count.unit_counts);
+    unit_counts.sort_unstable();
     Ok(Counted {
-        solutions: count.solutions,
+        solutions: unit_counts.iter().map(|&(_, c)| c).sum(),
         threads: count.threads,
         split_depth: count.split_depth,
-        units: Some(match subset {
-            Some(_) => Units::Some(count.unit_counts),
-            None => Units::All(count.units),
+        units: Some(match run.units {
+            Some(_) => Units::Some(unit_counts),
+            None => Units::All(unit_counts.len()),
         }),
         engine: plan.engine().name(),
         plan: Some(plan.hash().to_string()),
+        resumed_units: resumed.len(),
+        journal: journal.map(|j| j.path().display().to_string()),
     })
+}
+
+/// Opens the journal at `path` for `plan`, or says why not: exit 2 for a
+/// file that is not this plan's journal, 1 for one in use.
+fn open_journal(path: &Path, plan: &Plan, quiet: bool) -> anyhow::Result<Opened> {
+    match Journal::open(path, plan) {
+        Ok(opened) => {
+            if let Some((line, bytes)) = opened.cut
+                && !quiet
+            {
+                eprintln!(
+                    "queens: warning: {} was damaged from line {line} on ({bytes} bytes, a \
+                     torn or corrupt record): cut there; those units will be counted again",
+                    path.display()
+                );
+            }
+            Ok(opened)
+        }
+        Err(Refused::Busy(line)) => Err(anyhow::anyhow!(line)),
+        Err(Refused::Unusable(line)) => Err(super::UsageError(line).into()),
+    }
+}
+
+/// The end of an interrupted count: the journal synced (and held, so
+/// that nothing more is written), one line on what was kept, and the
+/// signal's exit code.
+fn interrupted(journal: Option<&Journal>, resumed: usize, counted: usize, target: usize) -> ! {
+    let code = signals::exit_code();
+    match journal {
+        Some(journal) => {
+            let held = journal.sync_and_hold();
+            let saved = resumed + held.written();
+            eprintln!(
+                "interrupted: {saved} of {target} units saved in {}; rerun the same command to \
+                 resume",
+                journal.path().display()
+            );
+            std::process::exit(i32::from(code));
+        }
+        None => {
+            eprintln!(
+                "interrupted: {counted} of {target} units were counted and are lost; \
+                 --checkpoint FILE would have kept them"
+            );
+            std::process::exit(i32::from(code));
+        }
+    }
+}
+
+/// The end of a count interrupted outside the units of a plan (a slow
+/// algorithm, the symmetric searches of `--unique`, a cross-check).
+fn quit(n: u32) -> ! {
+    eprintln!("interrupted while counting n = {n}: nothing of it is kept");
+    std::process::exit(i32::from(signals::exit_code()));
+}
+
+/// The progress bar and the journal, as one observer: the journal first,
+/// so that a unit is on its way to the disk before anything is shown.
+struct Both<'a>(&'a Progress, Option<&'a Journal>);
+
+impl Observer for Both<'_> {
+    fn start(&self, units: usize, total_cost: u64) {
+        self.0.start(units, total_cost);
+    }
+
+    fn unit_done(&self, done: &UnitDone) {
+        if let Some(journal) = self.1 {
+            journal.unit_done(done);
+        }
+        self.0.unit_done(done);
+    }
 }
 
 /// Counts with a step of the ladder; the last two steps are the mirror
@@ -287,7 +507,7 @@ fn count_ladder(
     n: u32,
     config: &Config,
     pool: &ThreadPool,
-    observer: &dyn Observer,
+    progress: &Progress,
 ) -> anyhow::Result<Counted> {
     let (engine_config, name) = match algorithm {
         Algorithm::Parallel => (*config, "mirror"),
@@ -303,6 +523,8 @@ fn count_ladder(
                 units: None,
                 engine: slow.name(),
                 plan: None,
+                resumed_units: 0,
+                journal: None,
             });
         }
     };
@@ -310,7 +532,7 @@ fn count_ladder(
     let mut counted = if algorithm == Algorithm::Bitmask {
         let count = Counter::new(n)
             .config(&engine_config)
-            .observer(observer)
+            .observer(progress)
             .run_plan(&plan)?;
         Counted {
             solutions: count.solutions,
@@ -319,9 +541,18 @@ fn count_ladder(
             units: Some(Units::All(count.units)),
             engine: name,
             plan: Some(plan.hash().to_string()),
+            resumed_units: 0,
+            journal: None,
         }
     } else {
-        count_plan(&plan, pool, config, None, observer)?
+        let run = Run {
+            pool,
+            config,
+            units: None,
+            checkpoint: None,
+            quiet: true,
+        };
+        count_plan(&plan, &run, progress, None)?
     };
     counted.engine = name;
     Ok(counted)

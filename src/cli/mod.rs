@@ -12,12 +12,14 @@
 pub mod args;
 pub mod check;
 pub mod count;
+pub mod journal;
 pub mod ladder;
 pub mod list;
 pub mod one;
 pub mod plan;
 pub mod progress;
 pub mod report;
+pub mod signals;
 
 use std::io::{self, BufWriter, StdoutLock};
 use std::process::ExitCode;
@@ -68,12 +70,29 @@ pub fn run(cli: Cli) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if err.is::<UsageError>() => {
+            eprintln!("queens: {err:#}");
+            ExitCode::from(EXIT_USAGE)
+        }
         Err(err) => {
             eprintln!("queens: {err:#}");
             ExitCode::FAILURE
         }
     }
 }
+
+/// A refusal found after parsing (a file that is not what it should be):
+/// printed like any error, with exit code 2.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
 
 /// Help and version go out as clap writes them; every other parse error
 /// becomes one line on stderr and exit code 2.

@@ -1,32 +1,50 @@
-//! The progress bar of a count, fed once per finished work unit.
+//! The progress bar of a count, fed once per finished work unit, and the
+//! up-front estimate of a long count.
 //!
 //! It advances by the units' estimated costs, so its ETA holds even when
 //! units differ in size by orders of magnitude, for both engines. Hidden
 //! (and nearly free) when nobody watches: stderr not a terminal, `-q`,
-//! `--json`. It only shows; it never decides anything about the count.
+//! `--json`. Once the first units have run for a couple of seconds, their
+//! pace (cost done per second) predicts the whole count; one predicted to
+//! take over a minute says so on stderr, bar or not. It only shows; it
+//! never decides anything about the count.
 
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use queens::{Observer, UnitDone};
 
+/// A count predicted to take longer than this is announced.
+const LONG: Duration = Duration::from_secs(60);
+/// The pace is taken once the count has run this long ...
+const CALIBRATE: Duration = Duration::from_secs(2);
+/// ... and finished at least this many units.
+const CALIBRATE_UNITS: usize = 4;
+
 /// A bar for one board size.
 pub struct Progress {
+    n: u32,
     bar: ProgressBar,
     tally: Mutex<Tally>,
+    /// What to say about a long count, if anything: `None` with `-q`.
+    long_hint: Option<&'static str>,
 }
 
-#[derive(Default)]
 struct Tally {
     units: usize,
+    total_cost: u64,
     done: usize,
+    done_cost: u64,
     solutions: u128,
+    started: Instant,
+    estimated: bool,
 }
 
 impl Progress {
-    /// A bar labelled with `n`, drawn on stderr only if `visible`.
-    pub fn new(n: u32, visible: bool) -> Self {
+    /// A bar labelled with `n`, drawn on stderr only if `visible`; a count
+    /// predicted to take over a minute is announced with `long_hint` added.
+    pub fn new(n: u32, visible: bool, long_hint: Option<&'static str>) -> Self {
         let target = if visible {
             ProgressDrawTarget::stderr()
         } else {
@@ -41,9 +59,27 @@ impl Progress {
         );
         bar.set_prefix(n.to_string());
         Self {
+            n,
             bar,
-            tally: Mutex::new(Tally::default()),
+            tally: Mutex::new(Tally {
+                units: 0,
+                total_cost: 0,
+                done: 0,
+                done_cost: 0,
+                solutions: 0,
+                started: Instant::now(),
+                estimated: false,
+            }),
+            long_hint,
         }
+    }
+
+    /// Units finished so far.
+    pub fn units_done(&self) -> usize {
+        self.tally
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .done
     }
 
     /// Removes the bar from the terminal.
@@ -55,10 +91,11 @@ impl Progress {
 impl Observer for Progress {
     fn start(&self, units: usize, total_cost: u64) {
         self.bar.set_length(total_cost);
-        self.tally
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .units = units;
+        let mut tally = self.tally.lock().unwrap_or_else(PoisonError::into_inner);
+        tally.units = units;
+        tally.total_cost = total_cost;
+        tally.started = Instant::now();
+        drop(tally);
         if !self.bar.is_hidden() {
             self.bar
                 .set_message(format!("0/{units} units, 0 solutions"));
@@ -67,17 +104,71 @@ impl Observer for Progress {
     }
 
     fn unit_done(&self, done: &UnitDone) {
+        let mut tally = self.tally.lock().unwrap_or_else(PoisonError::into_inner);
+        tally.done += 1;
+        tally.done_cost += done.cost;
+        tally.solutions += done.solutions;
+        self.estimate(&mut tally);
         if self.bar.is_hidden() {
             return;
         }
-        let mut tally = self.tally.lock().unwrap_or_else(PoisonError::into_inner);
-        tally.done += 1;
-        tally.solutions += done.solutions;
         let rate = tally.done as f64 / self.bar.elapsed().as_secs_f64().max(1e-9);
         self.bar.set_message(format!(
             "{}/{} units, {} solutions, {rate:.1} units/s",
             tally.done, tally.units, tally.solutions
         ));
         self.bar.inc(done.cost);
+    }
+}
+
+impl Progress {
+    /// Once the first units give a pace, announces a count predicted to
+    /// take over [`LONG`]. The prediction ignores the units still running,
+    /// so it errs long.
+    fn estimate(&self, tally: &mut Tally) {
+        let Some(hint) = self.long_hint else { return };
+        let elapsed = tally.started.elapsed();
+        if tally.estimated || elapsed < CALIBRATE || tally.done < CALIBRATE_UNITS {
+            return;
+        }
+        tally.estimated = true;
+        let share = tally.done_cost as f64 / tally.total_cost.max(1) as f64;
+        let total = elapsed.as_secs_f64() / share.max(1e-12);
+        if total > LONG.as_secs_f64() {
+            let line = format!(
+                "queens: n = {} will take about {} on this machine (paced by its first units){hint}",
+                self.n,
+                about(total)
+            );
+            self.bar.suspend(|| eprintln!("{line}"));
+        }
+    }
+}
+
+/// A duration in words: `2 min`, `1 h 20 min`, `3 days`.
+fn about(secs: f64) -> String {
+    let minutes = (secs / 60.0).round() as u64;
+    match minutes {
+        0..=1 => "a minute".to_owned(),
+        2..=59 => format!("{minutes} min"),
+        60..=2879 => format!("{} h {} min", minutes / 60, minutes % 60),
+        _ => format!("{} days", minutes / 1440),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_durations_read_as_words() {
+        let shown: Vec<String> = [30.0, 150.0, 4000.0, 90_000.0, 400_000.0]
+            .into_iter()
+            .map(about)
+            .collect();
+        assert_eq!(
+            shown,
+            ["a minute", "3 min", "1 h 7 min", "25 h 0 min", "4 days"]
+        );
     }
 }

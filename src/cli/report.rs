@@ -56,6 +56,10 @@ pub struct CountRecord {
     /// With `--cross-check`: the second engine and what it counted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_check: Option<CrossCheck>,
+    /// Units taken from the `--checkpoint` journal rather than counted.
+    pub resumed_units: usize,
+    /// The `--checkpoint` journal's path; null without one.
+    pub journal: Option<String>,
     /// Version of queens.
     pub version: &'static str,
 }

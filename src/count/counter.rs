@@ -46,7 +46,7 @@ impl Count {
     }
 }
 
-/// A count with everything but `n` optional: the builder behind [`count`].
+/// A count with everything but `n` optional: the builder behind [`crate::count()`].
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -127,7 +127,7 @@ impl<'a> Counter<'a> {
         Self { observer, ..self }
     }
 
-    /// Count on `pool` (see [`thread_pool`]) rather than a pool of its own.
+    /// Count on `pool` (see [`crate::thread_pool`]) rather than a pool of its own.
     #[must_use]
     pub fn pool(self, pool: &'a ThreadPool) -> Self {
         Self {

@@ -70,6 +70,28 @@ impl fmt::Display for PlanHash {
     }
 }
 
+/// Not `sha256:` and 64 hex digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("a plan hash is 'sha256:' and 64 hex digits")]
+pub struct BadPlanHash;
+
+impl std::str::FromStr for PlanHash {
+    type Err = BadPlanHash;
+
+    fn from_str(s: &str) -> Result<Self, BadPlanHash> {
+        let hex = s
+            .strip_prefix("sha256:")
+            .filter(|h| h.len() == 64)
+            .ok_or(BadPlanHash)?;
+        let mut bytes = [0; 32];
+        for (i, b) in bytes.iter_mut().enumerate() {
+            let pair = hex.get(2 * i..2 * i + 2).ok_or(BadPlanHash)?;
+            *b = u8::from_str_radix(pair, 16).map_err(|_| BadPlanHash)?;
+        }
+        Ok(Self(bytes))
+    }
+}
+
 /// Per-thread buffers for counting units, grown to the largest unit and
 /// then reused. `Scratch::default()` is empty and cheap.
 #[derive(Default)]
@@ -201,6 +223,16 @@ impl Plan {
         (0..self.len() as u32).map(|id| self.cost(id)).sum()
     }
 
+    /// The version of the engine's plan format: bumped whenever its units
+    /// or descriptors change meaning.
+    #[must_use]
+    pub fn format(&self) -> u32 {
+        match &self.body {
+            Body::Mirror { .. } => MIRROR_FORMAT,
+            Body::Join(_) => JOIN_FORMAT,
+        }
+    }
+
     /// The plan's name: the same for the same `(n, engine, format, split)`
     /// on every machine and thread count.
     #[must_use]
@@ -233,14 +265,12 @@ impl Plan {
     /// What the hash is taken over: a header of everything that defines
     /// the plan, then one descriptor a line.
     fn canonical_text(&self) -> String {
-        let (format, split) = match &self.body {
-            Body::Mirror { split_depth, .. } => (MIRROR_FORMAT, split_depth.to_string()),
-            Body::Join(_) => (JOIN_FORMAT, "-".to_owned()),
-        };
+        let split = self.split_depth().map_or("-".to_owned(), |d| d.to_string());
         let mut text = format!(
-            "queens plan\nn {}\nengine {}\nformat {format}\nsplit {split}\n",
+            "queens plan\nn {}\nengine {}\nformat {}\nsplit {split}\n",
             self.n,
-            self.engine.name()
+            self.engine.name(),
+            self.format()
         );
         for unit in self.units() {
             writeln!(text, "unit {}", unit.descriptor).expect("writing to a String cannot fail");

@@ -1,0 +1,81 @@
+//! Ctrl-C, SIGTERM and SIGHUP during a count.
+//!
+//! The first signal sets a flag: the count stops handing out units, and
+//! [`wait`] gives the units already running a few seconds to finish before
+//! it gives up on them. A second signal ends the process at once with the
+//! same exit code, which is safe because every finished unit is already in
+//! the journal, record by record. Installed by `count` only; every other
+//! subcommand keeps the default behaviour (stop at once).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::flag;
+
+/// Set by the first signal; the cancel flag of every count.
+static STOP: AtomicBool = AtomicBool::new(false);
+/// The last signal received.
+static SIGNAL: AtomicUsize = AtomicUsize::new(0);
+
+/// How long the units running at a signal may take to finish before they
+/// are abandoned (and recounted by the next run).
+const GRACE: Duration = Duration::from_secs(3);
+
+/// Catches SIGINT, SIGTERM and SIGHUP from now on.
+pub fn install() -> std::io::Result<()> {
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        // The shutdown goes first, so that it sees the flag as the signal
+        // before this one left it: unset on the first signal.
+        flag::register_conditional_shutdown(signal, 128 + signal, &STOP)?;
+        flag::register_usize(signal, &SIGNAL, signal as usize)?;
+        flag::register(signal, &STOP)?;
+    }
+    Ok(())
+}
+
+/// The flag a count polls between units.
+pub fn stop_flag() -> &'static AtomicBool {
+    &STOP
+}
+
+/// Whether a signal has arrived.
+pub fn stopped() -> bool {
+    STOP.load(Ordering::SeqCst)
+}
+
+/// The exit code for the signal received: 128 + its number (130 for
+/// SIGINT, 143 for SIGTERM, 129 for SIGHUP).
+pub fn exit_code() -> u8 {
+    let signal = SIGNAL.load(Ordering::SeqCst);
+    u8::try_from(128 + signal).unwrap_or(130)
+}
+
+/// Runs `work` on a thread of its own and waits for it, watching for
+/// signals: once one arrives, `work` has [`GRACE`] to return. If it does
+/// not, calls `abandon` while the thread is still running, and exits with
+/// the signal's code (`abandon` may exit first, with its own last words).
+pub fn wait<T: Send>(work: impl FnOnce() -> T + Send, abandon: impl FnOnce()) -> T {
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        scope.spawn(move || {
+            let _ = sender.send(work());
+        });
+        let mut since: Option<Instant> = None;
+        loop {
+            match receiver.recv_timeout(Duration::from_millis(100)) {
+                Ok(value) => return value,
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    // The work panicked; the scope re-raises it on exit.
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if stopped() && since.get_or_insert_with(Instant::now).elapsed() > GRACE {
+                abandon();
+                std::process::exit(i32::from(exit_code()));
+            }
+        }
+    })
+}

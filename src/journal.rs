@@ -1,0 +1,338 @@
+//! The checkpoint journal's format: a header line naming the plan, then
+//! one line per finished unit, each with its own checksum.
+//!
+//! ```text
+//! QJ1 n=16 engine=join format=1 split=- units=6470 plan=sha256:7382...ae40
+//! 17 81234567 9f3a01c2
+//! 3 0 5c1b7a33
+//! ```
+//!
+//! A record is `id count crc`: the unit's id and count in decimal, then the
+//! CRC-32 of `id count` in eight hex digits. Records come in the order the
+//! units finished. [`Replay::read`] reads a journal back and trusts nothing
+//! it cannot check: it stops at the first line that is torn (no newline),
+//! unparsable, for a unit the plan does not have, or whose checksum fails,
+//! and says where, so that the caller cuts the file there and recounts what
+//! followed. The same unit twice with equal counts is a confirmation; with
+//! different counts the journal is refused, since nothing says which is
+//! right.
+//!
+//! This module only formats and parses bytes: opening, locking, appending
+//! and syncing the file are the caller's (the CLI's) business.
+
+use std::fmt::Write;
+
+use crate::count::Plan;
+
+/// The journal format: the header's first word.
+const MAGIC: &str = "QJ1";
+
+/// What the header of a journal says about its plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    fields: Vec<(&'static str, String)>,
+}
+
+/// Why a journal cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The first line is not a journal header.
+    #[error("it is not a queens journal (its first line does not start with '{MAGIC} ')")]
+    NotAJournal,
+    /// The header is for another plan.
+    #[error("it is for another plan: {field} is {theirs} there, {ours} here")]
+    OtherPlan {
+        /// The first field that differs.
+        field: &'static str,
+        /// Its value in the journal.
+        theirs: String,
+        /// Its value for this count.
+        ours: String,
+    },
+    /// A unit recorded twice with different counts.
+    #[error(
+        "unit {id} is recorded twice with different counts ({first} and {second}), so the \
+         journal cannot be trusted"
+    )]
+    Conflict {
+        /// The unit.
+        id: u32,
+        /// Its first count.
+        first: u128,
+        /// The other.
+        second: u128,
+    },
+}
+
+impl Header {
+    /// The header of `plan`'s journal.
+    #[must_use]
+    pub fn of(plan: &Plan) -> Self {
+        let split = plan.split_depth().map_or("-".to_owned(), |d| d.to_string());
+        Self {
+            fields: vec![
+                ("n", plan.n().to_string()),
+                ("engine", plan.engine().name().to_owned()),
+                ("format", plan.format().to_string()),
+                ("split", split),
+                ("units", plan.len().to_string()),
+                ("plan", plan.hash().to_string()),
+            ],
+        }
+    }
+
+    /// The header as its line, with the newline.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let mut line = MAGIC.to_owned();
+        for (key, value) in &self.fields {
+            write!(line, " {key}={value}").expect("writing to a String cannot fail");
+        }
+        line.push('\n');
+        line
+    }
+
+    /// Checks that `line` (without its newline) is this header, naming the
+    /// first field that differs.
+    ///
+    /// # Errors
+    /// [`Refusal::NotAJournal`] or [`Refusal::OtherPlan`].
+    pub fn check(&self, line: &str) -> Result<(), Refusal> {
+        let mut words = line.split(' ');
+        if words.next() != Some(MAGIC) {
+            return Err(Refusal::NotAJournal);
+        }
+        let theirs: Vec<(&str, &str)> = words.filter_map(|w| w.split_once('=')).collect();
+        for (key, ours) in &self.fields {
+            let found = theirs.iter().find(|(k, _)| k == key).map(|(_, v)| *v);
+            if found != Some(ours.as_str()) {
+                return Err(Refusal::OtherPlan {
+                    field: key,
+                    theirs: found.unwrap_or("missing").to_owned(),
+                    ours: ours.clone(),
+                });
+            }
+        }
+        if line.len() + 1 != self.line().len() {
+            return Err(Refusal::OtherPlan {
+                field: "header",
+                theirs: format!("'{line}'"),
+                ours: format!("'{}'", self.line().trim_end()),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// One unit's record, with its newline: written in one piece.
+#[must_use]
+pub fn record(id: u32, count: u128) -> String {
+    let body = format!("{id} {count}");
+    format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
+}
+
+/// A record's line (without newline) read back, if it checks out.
+fn parse_record(line: &str) -> Option<(u32, u128)> {
+    let (body, crc) = line.rsplit_once(' ')?;
+    let crc = u32::from_str_radix(crc, 16)
+        .ok()
+        .filter(|_| crc.len() == 8)?;
+    if crc32fast::hash(body.as_bytes()) != crc {
+        return None;
+    }
+    let (id, count) = body.split_once(' ')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(id) || !digits(count) {
+        return None;
+    }
+    Some((id.parse().ok()?, count.parse().ok()?))
+}
+
+/// A journal read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// Every unit the journal holds, once, in id order, with its count.
+    pub done: Vec<(u32, u128)>,
+    /// How many bytes, from the start, hold the header and good records:
+    /// the file is cut here.
+    pub good_len: usize,
+    /// The 1-based line where the journal went bad, if it did.
+    pub bad_line: Option<usize>,
+    /// Whether the file must be written anew from the header (it was empty
+    /// or held only part of a header).
+    pub fresh: bool,
+}
+
+impl Replay {
+    /// Reads `bytes`, a journal for `header`'s plan, whose units have ids
+    /// below `units`.
+    ///
+    /// # Errors
+    /// [`Refusal`] when the journal belongs to another plan, is not a
+    /// journal, or records a unit twice with different counts.
+    pub fn read(bytes: &[u8], header: &Header, units: usize) -> Result<Self, Refusal> {
+        let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
+            // Empty, or a header torn while it was first written.
+            return if header.line().as_bytes().starts_with(bytes) {
+                Ok(Self {
+                    done: Vec::new(),
+                    good_len: 0,
+                    bad_line: None,
+                    fresh: true,
+                })
+            } else {
+                Err(Refusal::NotAJournal)
+            };
+        };
+        let first = std::str::from_utf8(&bytes[..end]).map_err(|_| Refusal::NotAJournal)?;
+        header.check(first)?;
+        let mut counts: Vec<Option<u128>> = vec![None; units];
+        let mut good_len = end + 1;
+        let mut bad_line = None;
+        for (line, number) in bytes[good_len..].split_inclusive(|&b| b == b'\n').zip(2..) {
+            let parsed = line
+                .strip_suffix(b"\n")
+                .and_then(|l| std::str::from_utf8(l).ok())
+                .and_then(parse_record)
+                .filter(|&(id, _)| (id as usize) < units);
+            let Some((id, count)) = parsed else {
+                bad_line = Some(number);
+                break;
+            };
+            match counts[id as usize] {
+                Some(first) if first != count => {
+                    return Err(Refusal::Conflict {
+                        id,
+                        first,
+                        second: count,
+                    });
+                }
+                _ => counts[id as usize] = Some(count),
+            }
+            good_len += line.len();
+        }
+        let done = (0u32..)
+            .zip(counts)
+            .filter_map(|(id, c)| c.map(|c| (id, c)))
+            .collect();
+        Ok(Self {
+            done,
+            good_len,
+            bad_line,
+            fresh: false,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, Engine};
+
+    fn header() -> (Plan, Header) {
+        let plan = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
+        let header = Header::of(&plan);
+        (plan, header)
+    }
+
+    #[test]
+    fn records_carry_their_checksum() {
+        let line = record(17, 81_234_567);
+        assert!(line.starts_with("17 81234567 ") && line.ends_with('\n'));
+        assert_eq!(parse_record(line.trim_end()), Some((17, 81_234_567)));
+        // One flipped digit, one flipped checksum digit, missing parts.
+        assert_eq!(parse_record(&line.trim_end().replace("812", "813")), None);
+        let bad_crc = format!("17 81234567 {:08x}", crc32fast::hash(b"17 81234567") ^ 1);
+        assert_eq!(parse_record(&bad_crc), None);
+        for bad in ["", "17", "17 5", "x 5 00000000", "-1 5 00000000"] {
+            assert_eq!(parse_record(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_journal_reads_back_what_was_written() {
+        let (plan, header) = header();
+        let text = header.line() + &record(3, 10) + &record(0, 4) + &record(3, 10);
+        let replay = Replay::read(text.as_bytes(), &header, plan.len()).unwrap();
+        assert_eq!(replay.done, [(0, 4), (3, 10)], "equal duplicates confirm");
+        assert_eq!((replay.good_len, replay.bad_line), (text.len(), None));
+    }
+
+    #[test]
+    fn a_torn_or_corrupt_tail_is_cut_at_the_first_bad_record() {
+        let (plan, header) = header();
+        let good = header.line() + &record(3, 10);
+        for tail in ["5 2", "5 2 0000", "garbage\n", "99 1 00000000\n"] {
+            let text = good.clone() + tail + &record(4, 2);
+            let replay = Replay::read(text.as_bytes(), &header, plan.len()).unwrap();
+            assert_eq!(replay.done, [(3, 10)], "{tail:?}");
+            assert_eq!((replay.good_len, replay.bad_line), (good.len(), Some(3)));
+        }
+        let out_of_plan = good.clone() + &record(21, 1);
+        let replay = Replay::read(out_of_plan.as_bytes(), &header, plan.len()).unwrap();
+        assert_eq!(replay.bad_line, Some(3), "unit 21 is not in a 21-unit plan");
+    }
+
+    #[test]
+    fn empty_and_torn_headers_start_afresh_and_foreign_files_are_refused() {
+        let (plan, header) = header();
+        let line = header.line();
+        for prefix in ["", "Q", &line[..10]] {
+            let replay = Replay::read(prefix.as_bytes(), &header, plan.len()).unwrap();
+            assert!(replay.fresh, "{prefix:?}");
+        }
+        for foreign in ["hello", "hello\n", "QJ2 n=8\n", "\u{feff}QJ1\n"] {
+            assert_eq!(
+                Replay::read(foreign.as_bytes(), &header, plan.len()),
+                Err(Refusal::NotAJournal),
+                "{foreign:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_header_for_another_plan_names_the_field() {
+        let (plan, header) = header();
+        let other = Plan::new(9, Engine::Mirror, &Config::default()).unwrap();
+        let text = Header::of(&other).line();
+        let refusal = Replay::read(text.as_bytes(), &header, plan.len()).unwrap_err();
+        assert_eq!(
+            refusal.to_string(),
+            "it is for another plan: n is 9 there, 8 here"
+        );
+        let split = Plan::new(8, Engine::Mirror, &Config::default().with_split_depth(3)).unwrap();
+        let text = Header::of(&split).line();
+        let refusal = Replay::read(text.as_bytes(), &header, plan.len()).unwrap_err();
+        assert!(
+            matches!(refusal, Refusal::OtherPlan { field: "split", .. }),
+            "{refusal}"
+        );
+        let extra = header.line().trim_end().to_owned() + " more=1\n";
+        let refusal = Replay::read(extra.as_bytes(), &header, plan.len()).unwrap_err();
+        assert!(
+            matches!(
+                refusal,
+                Refusal::OtherPlan {
+                    field: "header",
+                    ..
+                }
+            ),
+            "{refusal}"
+        );
+    }
+
+    #[test]
+    fn unequal_duplicates_are_refused() {
+        let (plan, header) = header();
+        let text = header.line() + &record(3, 10) + &record(3, 11);
+        assert_eq!(
+            Replay::read(text.as_bytes(), &header, plan.len()),
+            Err(Refusal::Conflict {
+                id: 3,
+                first: 10,
+                second: 11
+            })
+        );
+    }
+}
