@@ -457,8 +457,8 @@ fn interrupted(journal: Option<&Journal>, resumed: usize, counted: usize, target
     let code = signals::exit_code();
     match journal {
         Some(journal) => {
-            let held = journal.sync_and_hold();
-            let saved = resumed + held.written();
+            let (_held, written) = journal.sync_and_hold();
+            let saved = resumed + written;
             eprintln!(
                 "interrupted: {saved} of {target} units saved in {}; rerun the same command to \
                  resume",

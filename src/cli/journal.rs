@@ -1,8 +1,12 @@
 //! `--checkpoint FILE`: the journal of finished units on disk.
 //!
 //! Every unit is appended as it finishes, as one `write` of one record on
-//! a file opened for appending, under a lock that also serialises the
-//! group commit: `fdatasync` at most about once a second and at the end.
+//! a file opened for appending, by the thread that finished it: appends to
+//! a file opened with `O_APPEND` never interleave, so no lock is taken on
+//! this path (at n = 16 a unit of the join takes about 50 us and a lock
+//! held across the write cost 5%). The group commit, `fdatasync` at most
+//! about once a second and at the end, is taken by whichever thread finds
+//! it due.
 //! A finished unit is in the kernel's page cache the moment its record is
 //! written, so kill -9 loses nothing that finished; a power loss loses at
 //! most the last second. The file is locked against a second process. What
@@ -12,7 +16,8 @@
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError, RwLock, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use queens::journal::{self, Header, Replay};
@@ -29,18 +34,17 @@ const KILL_AFTER: &str = "QUEENS_TEST_KILL_AFTER";
 /// An open, locked journal.
 pub struct Journal {
     path: PathBuf,
-    writer: Mutex<Writer>,
-    kill_after: Option<usize>,
-}
-
-/// The file and its group-commit state, behind the journal's lock.
-pub struct Writer {
     file: File,
-    last_sync: Instant,
-    written: usize,
-    /// The first write that failed: its unit is not saved and will be
-    /// recounted by the next run; the count says so at the end.
-    failed: Option<std::io::Error>,
+    /// Held shared by every append and exclusively to stop them (at an
+    /// interrupt), so that the process never exits in the middle of one.
+    appending: RwLock<()>,
+    /// When the records were last synced; held while syncing.
+    last_sync: Mutex<Instant>,
+    written: AtomicUsize,
+    /// The first write or sync that failed: its unit is not saved and will
+    /// be recounted by the next run; the count says so at the end.
+    failed: Mutex<Option<std::io::Error>>,
+    kill_after: Option<usize>,
 }
 
 /// A journal opened for a plan, with what it already holds.
@@ -114,12 +118,11 @@ impl Journal {
         Ok(Opened {
             journal: Self {
                 path: path.to_owned(),
-                writer: Mutex::new(Writer {
-                    file,
-                    last_sync: Instant::now(),
-                    written: 0,
-                    failed: None,
-                }),
+                file,
+                appending: RwLock::new(()),
+                last_sync: Mutex::new(Instant::now()),
+                written: AtomicUsize::new(0),
+                failed: Mutex::new(None),
                 kill_after,
             },
             done,
@@ -132,49 +135,72 @@ impl Journal {
         &self.path
     }
 
-    /// Syncs every record to the disk and returns the lock on the writer,
-    /// so that nothing is written after it (for an exit mid-count).
-    pub fn sync_and_hold(&self) -> MutexGuard<'_, Writer> {
-        let writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
-        let _ = writer.file.sync_data();
-        writer
+    /// Syncs every record to the disk and stops all further appends for
+    /// as long as the guard lives (for an exit mid-count); with the number
+    /// of records this process wrote.
+    pub fn sync_and_hold(&self) -> (RwLockWriteGuard<'_, ()>, usize) {
+        let held = self
+            .appending
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        let _ = self.file.sync_data();
+        (held, self.written.load(Ordering::SeqCst))
     }
 
     /// Syncs every record; the first write or sync that failed, if any.
     pub fn finish(&self) -> std::io::Result<()> {
-        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(e) = writer.failed.take() {
+        if let Some(e) = self
+            .failed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
             return Err(e);
         }
-        writer.file.sync_data()
+        self.file.sync_data()
     }
-}
 
-impl Writer {
-    /// Records written by this process.
-    pub fn written(&self) -> usize {
-        self.written
+    fn fail(&self, e: std::io::Error) {
+        self.failed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(e);
     }
 }
 
 impl Observer for Journal {
     fn unit_done(&self, done: &UnitDone) {
-        let record = journal::record(done.id, done.solutions);
-        let mut writer = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
-        // One write: a record is never split between two system calls, so
-        // a kill leaves either all of it or none.
-        if let Err(e) = writer.file.write_all(record.as_bytes()) {
-            writer.failed.get_or_insert(e);
-            return;
-        }
-        writer.written += 1;
-        if writer.last_sync.elapsed() >= SYNC_EVERY {
-            if let Err(e) = writer.file.sync_data() {
-                writer.failed.get_or_insert(e);
+        // The test hook kills after exactly K records: one append at a time.
+        let _one_at_a_time = self.kill_after.map(|_| {
+            self.last_sync
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        });
+        let mut record = [0; journal::MAX_RECORD];
+        let len = journal::write_record(done.id, done.solutions, &mut record);
+        {
+            let _appending = self
+                .appending
+                .read()
+                .unwrap_or_else(PoisonError::into_inner);
+            // One write: a record is never split between two system calls,
+            // so a kill leaves either all of it or none.
+            if let Err(e) = (&self.file).write_all(&record[..len]) {
+                self.fail(e);
+                return;
             }
-            writer.last_sync = Instant::now();
         }
-        if self.kill_after == Some(writer.written) {
+        let written = self.written.fetch_add(1, Ordering::SeqCst) + 1;
+        if self.kill_after.is_none()
+            && let Ok(mut last_sync) = self.last_sync.try_lock()
+            && last_sync.elapsed() >= SYNC_EVERY
+        {
+            if let Err(e) = self.file.sync_data() {
+                self.fail(e);
+            }
+            *last_sync = Instant::now();
+        }
+        if self.kill_after == Some(written) {
             let _ = signal_hook::low_level::raise(signal_hook::consts::SIGKILL);
         }
     }
