@@ -182,7 +182,8 @@ pub struct Replay {
     /// How many bytes, from the start, hold the header and good records:
     /// the file is cut here.
     pub good_len: usize,
-    /// The 1-based line where the journal went bad, if it did.
+    /// The 1-based line where the journal went bad, if it did. Zero bytes
+    /// at the end are room a writer set aside and never used, not damage.
     pub bad_line: Option<usize>,
     /// Whether the file must be written anew from the header (it was empty
     /// or held only part of a header).
@@ -197,6 +198,8 @@ impl Replay {
     /// [`Refusal`] when the journal belongs to another plan, is not a
     /// journal, or records a unit twice with different counts.
     pub fn read(bytes: &[u8], header: &Header, units: usize) -> Result<Self, Refusal> {
+        let unused = bytes.iter().rev().take_while(|&&b| b == 0).count();
+        let bytes = &bytes[..bytes.len() - unused];
         let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
             // Empty, or a header torn while it was first written.
             return if header.line().as_bytes().starts_with(bytes) {
@@ -306,6 +309,34 @@ mod tests {
         let out_of_plan = good.clone() + &record(21, 1);
         let replay = Replay::read(out_of_plan.as_bytes(), &header, plan.len()).unwrap();
         assert_eq!(replay.bad_line, Some(3), "unit 21 is not in a 21-unit plan");
+    }
+
+    #[test]
+    fn zeros_at_the_end_are_unused_room_but_zeros_between_records_are_damage() {
+        let (plan, header) = header();
+        let good = header.line() + &record(3, 10);
+        let mut bytes = good.clone().into_bytes();
+        bytes.extend([0; 120]);
+        let replay = Replay::read(&bytes, &header, plan.len()).unwrap();
+        assert_eq!(
+            (replay.done.len(), replay.good_len, replay.bad_line),
+            (1, good.len(), None)
+        );
+        let mut holed = good.clone().into_bytes();
+        holed.extend([0; 20]);
+        holed.extend(record(4, 2).as_bytes());
+        holed.extend([0; 60]);
+        let replay = Replay::read(&holed, &header, plan.len()).unwrap();
+        assert_eq!(
+            (replay.done.len(), replay.good_len, replay.bad_line),
+            (1, good.len(), Some(3))
+        );
+        let empty_but_zeros = [0u8; 64];
+        assert!(
+            Replay::read(&empty_but_zeros, &header, plan.len())
+                .unwrap()
+                .fresh
+        );
     }
 
     #[test]

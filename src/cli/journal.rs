@@ -1,12 +1,16 @@
 //! `--checkpoint FILE`: the journal of finished units on disk.
 //!
-//! Every unit is appended as it finishes, as one `write` of one record on
-//! a file opened for appending, by the thread that finished it: appends to
-//! a file opened with `O_APPEND` never interleave, so no lock is taken on
-//! this path (at n = 16 a unit of the join takes about 50 us and a lock
-//! held across the write cost 5%). The group commit, `fdatasync` at most
-//! about once a second and at the end, is taken by whichever thread finds
-//! it due.
+//! Every unit's record is copied, the moment the unit finishes, into a
+//! shared memory map of the file, at a place its thread reserved with one
+//! atomic add: the bytes are then in the kernel's page cache, where killing
+//! the process cannot take them, without a system call. (One `write` a
+//! record cost 3-5% at n = 16, where the join's 6,470 units take about
+//! 50 us each; the map costs under 1%, see results/.) The file is
+//! extended up front by room for every unit still to count, and cut back
+//! to its records at the end or at an interrupt; after a kill, the zeros
+//! of the unused room are dropped when the journal is read back. The group
+//! commit, `msync` at most about once a second and at the end, is taken by
+//! whichever thread finds it due.
 //! A finished unit is in the kernel's page cache the moment its record is
 //! written, so kill -9 loses nothing that finished; a power loss loses at
 //! most the last second. The file is locked against a second process. What
@@ -14,12 +18,14 @@
 //! [`queens::journal`]; this file opens, cuts, appends and syncs.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Write};
+use std::io::Read;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
+use memmap2::MmapRaw;
 use queens::journal::{self, Header, Replay};
 use queens::{Observer, Plan, UnitDone};
 
@@ -35,6 +41,10 @@ const KILL_AFTER: &str = "QUEENS_TEST_KILL_AFTER";
 pub struct Journal {
     path: PathBuf,
     file: File,
+    /// The whole file: header, records, and room for every unit left.
+    map: MmapRaw,
+    /// Where the next record goes: bytes below are records or reserved.
+    end: AtomicUsize,
     /// Held shared by every append and exclusively to stop them (at an
     /// interrupt), so that the process never exits in the middle of one.
     appending: RwLock<()>,
@@ -77,8 +87,9 @@ impl Journal {
         }
         let mut file = OpenOptions::new()
             .read(true)
-            .append(true)
+            .write(true)
             .create(true)
+            .truncate(false)
             .open(path)
             .map_err(|e| unusable(e.to_string()))?;
         match file.try_lock() {
@@ -101,24 +112,31 @@ impl Journal {
             ))
         })?;
         let io = |e: std::io::Error| unusable(e.to_string());
-        let mut cut = None;
-        if replay.fresh {
+        let (good_len, cut) = if replay.fresh {
             file.set_len(0).map_err(io)?;
-            file.write_all(header.line().as_bytes()).map_err(io)?;
-            file.sync_all().map_err(io)?;
+            file.write_all_at(header.line().as_bytes(), 0).map_err(io)?;
+            (header.line().len(), None)
+        } else {
+            let line = replay.bad_line.map(|l| (l, bytes.len() - replay.good_len));
+            (replay.good_len, line)
+        };
+        // Cut any damage off, then make room for a record per unit left.
+        let room = (plan.len() - replay.done.len()) * journal::MAX_RECORD;
+        file.set_len(good_len as u64).map_err(io)?;
+        file.set_len((good_len + room) as u64).map_err(io)?;
+        file.sync_all().map_err(io)?;
+        if replay.fresh {
             sync_directory(path).map_err(io)?;
-        } else if replay.good_len < bytes.len() {
-            file.set_len(replay.good_len as u64).map_err(io)?;
-            file.sync_all().map_err(io)?;
-            let line = replay.bad_line.unwrap_or_default();
-            cut = Some((line, bytes.len() - replay.good_len));
         }
+        let map = MmapRaw::map_raw(&file).map_err(io)?;
         let Replay { done, .. } = replay;
         let kill_after = std::env::var(KILL_AFTER).ok().and_then(|k| k.parse().ok());
         Ok(Opened {
             journal: Self {
                 path: path.to_owned(),
                 file,
+                map,
+                end: AtomicUsize::new(good_len),
                 appending: RwLock::new(()),
                 last_sync: Mutex::new(Instant::now()),
                 written: AtomicUsize::new(0),
@@ -135,20 +153,25 @@ impl Journal {
         &self.path
     }
 
-    /// Syncs every record to the disk and stops all further appends for
-    /// as long as the guard lives (for an exit mid-count); with the number
-    /// of records this process wrote.
+    /// Syncs every record to the disk, cuts the unused room off, and stops
+    /// all further appends for as long as the guard lives (for an exit
+    /// mid-count); with the number of records this process wrote.
     pub fn sync_and_hold(&self) -> (RwLockWriteGuard<'_, ()>, usize) {
         let held = self
             .appending
             .write()
             .unwrap_or_else(PoisonError::into_inner);
-        let _ = self.file.sync_data();
+        let _ = self.close();
         (held, self.written.load(Ordering::SeqCst))
     }
 
-    /// Syncs every record; the first write or sync that failed, if any.
+    /// Syncs every record and cuts the unused room off; the first write or
+    /// sync that failed, if any.
     pub fn finish(&self) -> std::io::Result<()> {
+        let _held = self
+            .appending
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
         if let Some(e) = self
             .failed
             .lock()
@@ -157,7 +180,15 @@ impl Journal {
         {
             return Err(e);
         }
-        self.file.sync_data()
+        self.close()
+    }
+
+    /// The records to the disk, the file cut to them.
+    fn close(&self) -> std::io::Result<()> {
+        self.map.flush()?;
+        let end = self.end.load(Ordering::SeqCst).min(self.map.len());
+        self.file.set_len(end as u64)?;
+        self.file.sync_all()
     }
 
     fn fail(&self, e: std::io::Error) {
@@ -183,11 +214,19 @@ impl Observer for Journal {
                 .appending
                 .read()
                 .unwrap_or_else(PoisonError::into_inner);
-            // One write: a record is never split between two system calls,
-            // so a kill leaves either all of it or none.
-            if let Err(e) = (&self.file).write_all(&record[..len]) {
-                self.fail(e);
+            let at = self.end.fetch_add(len, Ordering::SeqCst);
+            if at + len > self.map.len() {
+                self.fail(std::io::Error::other("the journal ran out of room"));
                 return;
+            }
+            // SAFETY: `at..at + len` lies inside the map (checked above) and
+            // belongs to this thread alone (reserved by the `fetch_add`); the
+            // file is locked against other queens processes and only `close`,
+            // which holds `appending` exclusively, cuts it, so the map stays
+            // backed by the file while this write runs.
+            #[allow(unsafe_code)]
+            unsafe {
+                std::ptr::copy_nonoverlapping(record.as_ptr(), self.map.as_mut_ptr().add(at), len);
             }
         }
         let written = self.written.fetch_add(1, Ordering::SeqCst) + 1;
@@ -195,7 +234,7 @@ impl Observer for Journal {
             && let Ok(mut last_sync) = self.last_sync.try_lock()
             && last_sync.elapsed() >= SYNC_EVERY
         {
-            if let Err(e) = self.file.sync_data() {
+            if let Err(e) = self.map.flush() {
                 self.fail(e);
             }
             *last_sync = Instant::now();
@@ -223,7 +262,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     name.push(".tmp");
     let temporary = path.with_file_name(name);
     let mut file = File::create(&temporary)?;
-    file.write_all(bytes)?;
+    std::io::Write::write_all(&mut file, bytes)?;
     file.sync_all()?;
     drop(file);
     std::fs::rename(&temporary, path)?;
