@@ -46,6 +46,8 @@ def main():
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     options = parser.parse_args()
     cases = options.case or DEFAULT_CASES
+    # Read before the runs: the tree may change while they go on.
+    described = measure.sh("git", "describe", "--always", "--dirty")
     lines = []
     for case in cases:
         engine, n, pairs = case.split(":")
@@ -67,10 +69,10 @@ def main():
                 f"overhead (median of pair ratios) {overhead:+.1f}%")
         print(line, flush=True)
         lines.append(line)
-    write(options, lines)
+    write(options, lines, described)
 
 
-def write(options, lines):
+def write(options, lines, described):
     cores = os.cpu_count()
     folder = measure.ROOT / "results" / measure.machine_slug(cores)
     folder.mkdir(parents=True, exist_ok=True)
@@ -85,7 +87,7 @@ def write(options, lines):
         "",
         f"date: {date}",
         f"machine: {measure.cpu_model()}, {cores} cores",
-        f"git describe: {measure.sh('git', 'describe', '--always', '--dirty')}",
+        f"git describe: {described}",
         f"rustc -V: {measure.sh('rustc', '-V')}",
         f"command: {command.strip()}",
         f"threads: {options.threads}",

@@ -9,8 +9,9 @@
 //! extended up front by room for every unit still to count, and cut back
 //! to its records at the end or at an interrupt; after a kill, the zeros
 //! of the unused room are dropped when the journal is read back. The group
-//! commit, `msync` at most about once a second and at the end, is taken by
-//! whichever thread finds it due.
+//! commit, `fdatasync` at most about once a second and at the end (it
+//! writes back what went through the map too), is taken by whichever thread
+//! finds it due. Opening syncs nothing: the first commit does.
 //! A finished unit is in the kernel's page cache the moment its record is
 //! written, so kill -9 loses nothing that finished; a power loss loses at
 //! most the last second. The file is locked against a second process. What
@@ -21,7 +22,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,8 @@ pub struct Journal {
     map: MmapRaw,
     /// Where the next record goes: bytes below are records or reserved.
     end: AtomicUsize,
+    /// Created by this run: its directory is synced with the first commit.
+    created: AtomicBool,
     /// Held shared by every append and exclusively to stop them (at an
     /// interrupt), so that the process never exits in the middle of one.
     appending: RwLock<()>,
@@ -122,13 +125,12 @@ impl Journal {
         };
         // Cut any damage off, then make room for a record per unit left.
         let room = (plan.len() - replay.done.len()) * journal::MAX_RECORD;
+        // Nothing is synced yet: the first group commit syncs the file
+        // (and, for a new one, its directory) with the first records.
         file.set_len(good_len as u64).map_err(io)?;
         file.set_len((good_len + room) as u64).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        if replay.fresh {
-            sync_directory(path).map_err(io)?;
-        }
         let map = MmapRaw::map_raw(&file).map_err(io)?;
+        let replay_fresh = replay.fresh;
         let Replay { done, .. } = replay;
         let kill_after = std::env::var(KILL_AFTER).ok().and_then(|k| k.parse().ok());
         Ok(Opened {
@@ -137,6 +139,7 @@ impl Journal {
                 file,
                 map,
                 end: AtomicUsize::new(good_len),
+                created: AtomicBool::new(replay_fresh),
                 appending: RwLock::new(()),
                 last_sync: Mutex::new(Instant::now()),
                 written: AtomicUsize::new(0),
@@ -185,10 +188,20 @@ impl Journal {
 
     /// The records to the disk, the file cut to them.
     fn close(&self) -> std::io::Result<()> {
-        self.map.flush()?;
         let end = self.end.load(Ordering::SeqCst).min(self.map.len());
         self.file.set_len(end as u64)?;
-        self.file.sync_all()
+        self.commit()
+    }
+
+    /// Every record so far to the disk: `fdatasync` writes back the pages
+    /// written through the map as well as the file's length; a new file's
+    /// directory entry follows once.
+    fn commit(&self) -> std::io::Result<()> {
+        self.file.sync_data()?;
+        if self.created.swap(false, Ordering::SeqCst) {
+            sync_directory(&self.path)?;
+        }
+        Ok(())
     }
 
     fn fail(&self, e: std::io::Error) {
@@ -234,7 +247,7 @@ impl Observer for Journal {
             && let Ok(mut last_sync) = self.last_sync.try_lock()
             && last_sync.elapsed() >= SYNC_EVERY
         {
-            if let Err(e) = self.map.flush() {
+            if let Err(e) = self.commit() {
                 self.fail(e);
             }
             *last_sync = Instant::now();
