@@ -112,6 +112,15 @@ pub fn count_completions(n: u32, row: u32, start: Masks) -> u128 {
     count_completions_portable(n, row, start)
 }
 
+/// The kernel's code path on this machine, for reports.
+pub(crate) fn path() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if bit_instructions() {
+        return "bmi1+popcnt";
+    }
+    "portable"
+}
+
 /// Whether this CPU has the bit-manipulation instructions of x86-64-v3.
 #[cfg(target_arch = "x86_64")]
 fn bit_instructions() -> bool {

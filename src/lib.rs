@@ -57,6 +57,7 @@
 //! The library never prints, exits or chooses an allocator: that is the
 //! `queens` binary's job.
 
+pub mod bench;
 pub mod check;
 pub mod construct;
 pub mod count;

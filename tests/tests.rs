@@ -7,6 +7,7 @@ mod common;
 
 mod check;
 mod cli;
+mod cli_bench;
 mod cli_check;
 mod cli_journal;
 mod cli_ladder;

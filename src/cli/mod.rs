@@ -10,6 +10,7 @@
 //! boards, plans and counts come from the library.
 
 pub mod args;
+pub mod bench;
 pub mod check;
 pub mod count;
 pub mod journal;
@@ -54,6 +55,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Time each algorithm of the ladder, from brute force to the engine.
     Ladder(ladder::LadderArgs),
+    /// Benchmark this machine: a fixed workload at 1, 2, 4, ... threads.
+    Bench(bench::BenchArgs),
 }
 
 /// Runs a parsed command line: errors are printed once, as `queens:
@@ -66,6 +69,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::One(args) => one::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Ladder(args) => ladder::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(code) => code,

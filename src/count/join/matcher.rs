@@ -151,7 +151,7 @@ mod simd {
     /// Whether to take the AVX-512 loop: the CPU has it, and the
     /// environment does not say `QUEENS_NO_AVX512` (to time the fallback).
     #[cfg(target_arch = "x86_64")]
-    fn avx512() -> bool {
+    pub(crate) fn avx512() -> bool {
         use std::arch::is_x86_feature_detected as has;
         static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *USE.get_or_init(|| {
@@ -252,6 +252,15 @@ fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[(u64, u32)], chun
         }
     }
     total
+}
+
+/// The matcher loop this machine runs, for reports.
+pub(crate) fn path() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if simd::avx512() {
+        return "avx512";
+    }
+    "portable"
 }
 
 /// The portable counting loop on its own, whatever the CPU: lets tests pin

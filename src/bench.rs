@@ -1,0 +1,348 @@
+//! A hardware benchmark: a fixed, named workload counted at several thread
+//! counts, each a warm-up and then timed runs, every count checked against
+//! OEIS A000170.
+//!
+//! Workload `v1` is a join count (n = 17) and a backtracking count
+//! (n = 16): a few seconds each on one core of a current CPU, the two
+//! engines' different loads (the join's memory traffic and SIMD matcher,
+//! the backtracker's branches). It never changes, so scores stay
+//! comparable across versions; a new workload gets a new name. Only the
+//! counting is timed: each plan is built once, before the runs.
+//!
+//! The score is the workload's work units counted per second at the
+//! highest thread count: one number that grows with speed. This module
+//! measures and returns figures; it never prints.
+
+use std::num::NonZeroUsize;
+use std::time::{Duration, Instant};
+
+use crate::{Config, Counter, Engine, Error, Plan, known};
+
+/// A named set of counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Workload {
+    /// `v1`, or `custom` for one chosen by the caller.
+    pub name: &'static str,
+    /// What is counted, in order: the engine and the board size.
+    pub counts: Vec<(Engine, u32)>,
+}
+
+impl Workload {
+    /// The standard workload: the join at n = 17, the mirror engine at
+    /// n = 16.
+    #[must_use]
+    pub fn v1() -> Self {
+        Self {
+            name: "v1",
+            counts: vec![(Engine::Join, 17), (Engine::Mirror, 16)],
+        }
+    }
+
+    /// One count of `n`, with `engine` or the best engine for `n`.
+    #[must_use]
+    pub fn custom(n: u32, engine: Option<Engine>) -> Self {
+        Self {
+            name: "custom",
+            counts: vec![(engine.unwrap_or_else(|| Engine::best_for(n)), n)],
+        }
+    }
+
+    /// The workload in words: `join n = 17, mirror n = 16`.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let parts: Vec<String> = self
+            .counts
+            .iter()
+            .map(|(engine, n)| format!("{engine} n = {n}"))
+            .collect();
+        parts.join(", ")
+    }
+}
+
+/// The thread counts to measure by default: 1, 2, 4, ... and `max` itself.
+#[must_use]
+pub fn thread_counts(max: usize) -> Vec<usize> {
+    let mut counts: Vec<usize> = std::iter::successors(Some(1usize), |t| t.checked_mul(2))
+        .take_while(|&t| t < max)
+        .collect();
+    counts.push(max.max(1));
+    counts
+}
+
+/// One thread count's figures.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Row {
+    /// Threads in the pool.
+    pub threads: usize,
+    /// Median wall time of the whole workload, in seconds.
+    pub median_secs: f64,
+    /// Fastest run, in seconds.
+    pub min_secs: f64,
+    /// Slowest run, in seconds.
+    pub max_secs: f64,
+    /// The 1-thread median over this one (1 when 1 thread was not measured
+    /// first).
+    pub speedup: f64,
+    /// Speed-up per thread, 1.0 being perfect.
+    pub efficiency: f64,
+    /// Solutions counted per second (median run).
+    pub solutions_per_sec: f64,
+}
+
+/// A finished benchmark.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Report {
+    /// What was counted.
+    pub workload: Workload,
+    /// Work units in one run of the workload.
+    pub units: usize,
+    /// Solutions in one run of the workload.
+    pub solutions: u128,
+    /// Timed runs per thread count.
+    pub runs: usize,
+    /// One row per thread count, in the order measured.
+    pub rows: Vec<Row>,
+    /// Work units per second at the highest thread count (median run).
+    pub score: f64,
+}
+
+/// Why a benchmark failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BenchError {
+    /// A count could not start.
+    #[error(transparent)]
+    Count(#[from] Error),
+    /// A count disagrees with OEIS A000170: a bug or a hardware fault.
+    #[error("{engine} counted {got} for n = {n} but OEIS A000170 says {want}")]
+    Mismatch {
+        /// The engine.
+        engine: Engine,
+        /// The board size.
+        n: u32,
+        /// What it counted.
+        got: u128,
+        /// What OEIS says.
+        want: u128,
+    },
+    /// A board size past the published values: nothing would check it.
+    #[error("n = {0} has no published total to check the count against (n <= 27)")]
+    Unknown(u32),
+}
+
+/// Told what the benchmark is doing, for a progress display.
+pub trait Progress: Sync {
+    /// Run `run` of `runs` at `threads` threads is starting (run 0 is the
+    /// warm-up).
+    fn step(&self, _threads: usize, _run: usize, _runs: usize) {}
+}
+
+impl Progress for () {}
+
+/// Counts `workload` at each thread count of `threads`, a warm-up and then
+/// `runs` timed runs each (at least one), checking every count.
+///
+/// ```
+/// use queens::bench::{Workload, bench};
+///
+/// let report = bench(&Workload::custom(10, None), &[1, 2], 1, &())?;
+/// assert_eq!(report.solutions, 724);
+/// assert_eq!(report.rows.len(), 2);
+/// # Ok::<(), queens::bench::BenchError>(())
+/// ```
+///
+/// # Errors
+/// [`BenchError::Mismatch`] on a wrong count; [`BenchError::Count`] when a
+/// count cannot start (bad n or thread count); [`BenchError::Unknown`] for
+/// an n without a published total.
+pub fn bench(
+    workload: &Workload,
+    threads: &[usize],
+    runs: usize,
+    progress: &dyn Progress,
+) -> Result<Report, BenchError> {
+    run(workload, threads, runs, progress, false)
+}
+
+/// [`bench`] with one added to every count: for tests that a wrong count
+/// fails the benchmark. Not part of the API.
+///
+/// # Errors
+/// As [`bench`]; always [`BenchError::Mismatch`] once a count runs.
+#[doc(hidden)]
+pub fn bench_with_wrong_counts(
+    workload: &Workload,
+    threads: &[usize],
+    runs: usize,
+    progress: &dyn Progress,
+) -> Result<Report, BenchError> {
+    run(workload, threads, runs, progress, true)
+}
+
+fn run(
+    workload: &Workload,
+    threads: &[usize],
+    runs: usize,
+    progress: &dyn Progress,
+    tamper: bool,
+) -> Result<Report, BenchError> {
+    let runs = runs.max(1);
+    let plans = workload
+        .counts
+        .iter()
+        .map(|&(engine, n)| {
+            known::total(n).ok_or(BenchError::Unknown(n))?;
+            Ok(Plan::new(n, engine, &Config::default())?)
+        })
+        .collect::<Result<Vec<_>, BenchError>>()?;
+    let units = plans.iter().map(Plan::len).sum();
+    let solutions: u128 = plans.iter().filter_map(|p| known::total(p.n())).sum();
+    let mut rows: Vec<Row> = Vec::new();
+    for &t in threads {
+        let pool = crate::thread_pool(NonZeroUsize::new(t))?;
+        let mut times = Vec::with_capacity(runs);
+        for run in 0..=runs {
+            progress.step(t, run, runs);
+            let started = Instant::now();
+            for plan in &plans {
+                let count = Counter::new(plan.n()).pool(&pool).run_plan(plan)?;
+                let got = count.solutions + u128::from(tamper);
+                let want = known::total(plan.n()).unwrap_or_default();
+                if got != want {
+                    return Err(BenchError::Mismatch {
+                        engine: plan.engine(),
+                        n: plan.n(),
+                        got,
+                        want,
+                    });
+                }
+            }
+            if run > 0 {
+                times.push(started.elapsed());
+            }
+        }
+        times.sort_unstable();
+        let median = times[times.len() / 2].as_secs_f64();
+        let base = rows
+            .first()
+            .filter(|r| r.threads == 1)
+            .map_or(median, |r| r.median_secs);
+        let speedup = base / median;
+        rows.push(Row {
+            threads: t,
+            median_secs: median,
+            min_secs: times.first().map_or(0.0, Duration::as_secs_f64),
+            max_secs: times.last().map_or(0.0, Duration::as_secs_f64),
+            speedup,
+            efficiency: speedup / t as f64,
+            solutions_per_sec: solutions as f64 / median,
+        });
+    }
+    let fastest = rows.iter().max_by_key(|r| r.threads);
+    let score = fastest.map_or(0.0, |r| units as f64 / r.median_secs);
+    Ok(Report {
+        workload: workload.clone(),
+        units,
+        solutions,
+        runs,
+        rows,
+        score,
+    })
+}
+
+/// What the benchmark ran on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Machine {
+    /// The CPU's model name (`/proc/cpuinfo` on Linux), or `unknown`.
+    pub cpu: String,
+    /// Logical CPUs available to this process.
+    pub logical_cpus: usize,
+    /// The operating system and its kernel release.
+    pub os: String,
+    /// The code paths the engines take on this CPU.
+    pub simd: String,
+}
+
+impl Machine {
+    /// Looks at this machine.
+    #[must_use]
+    pub fn detect() -> Self {
+        let cpu = std::fs::read_to_string("/proc/cpuinfo")
+            .ok()
+            .and_then(|info| {
+                info.lines()
+                    .find(|l| l.starts_with("model name"))
+                    .and_then(|l| l.split_once(':'))
+                    .map(|(_, name)| name.trim().to_owned())
+            })
+            .unwrap_or_else(|| "unknown".to_owned());
+        let release = std::fs::read_to_string("/proc/sys/kernel/osrelease")
+            .map(|r| format!(" {}", r.trim()))
+            .unwrap_or_default();
+        Self {
+            cpu,
+            logical_cpus: std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            os: format!("{}{release}", std::env::consts::OS),
+            simd: format!(
+                "kernel {}, join matcher {}",
+                crate::kernel::path(),
+                crate::count::join::matcher::path()
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_thread_counts_double_up_to_every_cpu() {
+        assert_eq!(thread_counts(1), [1]);
+        assert_eq!(thread_counts(2), [1, 2]);
+        assert_eq!(thread_counts(6), [1, 2, 4, 6]);
+        assert_eq!(thread_counts(16), [1, 2, 4, 8, 16]);
+    }
+
+    #[test]
+    fn a_small_workload_is_timed_and_checked() {
+        let report = bench(&Workload::custom(9, None), &[1, 2], 2, &()).unwrap();
+        assert_eq!((report.units, report.solutions), (plan_units(9), 352));
+        assert_eq!(report.rows.len(), 2);
+        assert!((report.rows[0].speedup - 1.0).abs() < 1e-12);
+        assert!(
+            report
+                .rows
+                .iter()
+                .all(|r| r.min_secs <= r.median_secs && r.median_secs <= r.max_secs)
+        );
+        assert!(report.score > 0.0);
+    }
+
+    fn plan_units(n: u32) -> usize {
+        Plan::new(n, Engine::best_for(n), &Config::default())
+            .unwrap()
+            .len()
+    }
+
+    #[test]
+    fn a_wrong_count_fails_the_benchmark() {
+        let err = bench_with_wrong_counts(&Workload::custom(8, Some(Engine::Join)), &[1], 1, &())
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "join counted 93 for n = 8 but OEIS A000170 says 92"
+        );
+        let unknown = bench(&Workload::custom(28, None), &[1], 1, &()).unwrap_err();
+        assert!(
+            unknown
+                .to_string()
+                .contains("n = 28 has no published total")
+        );
+    }
+}

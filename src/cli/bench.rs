@@ -1,0 +1,297 @@
+//! `queens bench`: the hardware benchmark of [`queens::bench`], shown as a
+//! table (or one JSON object), with the machine at the top, a score line at
+//! the bottom, and optionally a plot of speed-up against threads.
+//!
+//! A wrong count fails the benchmark with exit code 3, as for `count`.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use queens::bench::{self, BenchError, Machine, Report, Workload};
+use queens::{Engine, MAX_N};
+use serde::Serialize;
+
+use super::args::{EngineArg, parse_board_size};
+use super::report::{EXIT_MISMATCH, mismatch};
+
+/// Test-only: every count is off by one, so the benchmark must fail.
+const WRONG_COUNTS: &str = "QUEENS_TEST_BENCH_WRONG";
+
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Count this board size instead of the standard workload v1 (join
+    /// n = 17 and mirror n = 16).
+    #[arg(value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| parse_board_size(s, MAX_N))]
+    n: Option<u32>,
+
+    /// The engine for N [default: the faster for N].
+    #[arg(long, value_enum, requires = "n")]
+    engine: Option<EngineArg>,
+
+    /// Thread counts, e.g. 1,2,8 [default: 1, 2, 4, ... up to every
+    /// logical CPU].
+    #[arg(long, value_name = "LIST", value_parser = parse_thread_list)]
+    threads: Option<ThreadList>,
+
+    /// Timed runs per thread count, after one warm-up (1 to 100).
+    #[arg(long, value_name = "R", default_value_t = 3,
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    runs: u32,
+
+    /// Print one JSON object (machine, workload, rows, score) and nothing
+    /// else.
+    #[arg(long)]
+    json: bool,
+
+    /// Draw speed-up against threads, with the ideal line, into FILE (SVG).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+}
+
+/// Thread counts from `--threads`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadList(Vec<usize>);
+
+fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
+    let counts = text
+        .split(',')
+        .map(|t| super::args::parse_threads(t).map(std::num::NonZeroUsize::get))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| format!("{e} (a list like 1,2,8)"))?;
+    Ok(ThreadList(counts))
+}
+
+/// The report as `--json` prints it.
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    /// The machine.
+    machine: &'a Machine,
+    /// queens's version and commit.
+    version: &'static str,
+    commit: &'static str,
+    /// The workload's name, its counts and sizes.
+    workload: JsonWorkload<'a>,
+    /// Timed runs per thread count, after a warm-up.
+    runs: usize,
+    /// One row per thread count.
+    rows: &'a [bench::Row],
+    /// Work units per second at the highest thread count.
+    score: f64,
+}
+
+#[derive(Serialize)]
+struct JsonWorkload<'a> {
+    name: &'a str,
+    counts: Vec<(&'static str, u32)>,
+    units: usize,
+    solutions: u128,
+}
+
+pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    let workload = match args.n {
+        Some(n) => Workload::custom(n, args.engine.map(Engine::from)),
+        None => Workload::v1(),
+    };
+    let machine = Machine::detect();
+    let threads = args.threads.as_ref().map_or_else(
+        || bench::thread_counts(machine.logical_cpus),
+        |t| t.0.clone(),
+    );
+    let runs = args.runs as usize;
+    let bar = Bar::new(!args.json && io::stderr().is_terminal(), &workload, runs);
+    let run = if std::env::var_os(WRONG_COUNTS).is_some() {
+        bench::bench_with_wrong_counts
+    } else {
+        bench::bench
+    };
+    let report = match run(&workload, &threads, runs, &bar) {
+        Ok(report) => report,
+        Err(BenchError::Mismatch {
+            engine,
+            n,
+            got,
+            want,
+        }) => {
+            bar.0.finish_and_clear();
+            mismatch(&format!(
+                "for n = {n}: the {engine} engine counted {got} but OEIS A000170 says {want}"
+            ));
+            return Ok(ExitCode::from(EXIT_MISMATCH));
+        }
+        Err(BenchError::Unknown(n)) => {
+            bar.0.finish_and_clear();
+            return Err(super::UsageError(format!(
+                "n = {n} has no published total to check a benchmark against: use n <= 27"
+            ))
+            .into());
+        }
+        Err(other) => return Err(other.into()),
+    };
+    bar.0.finish_and_clear();
+    let commit = env!("QUEENS_COMMIT");
+    let mut out = super::stdout();
+    if args.json {
+        let record = JsonReport {
+            machine: &machine,
+            version: env!("CARGO_PKG_VERSION"),
+            commit,
+            workload: JsonWorkload {
+                name: report.workload.name,
+                counts: report
+                    .workload
+                    .counts
+                    .iter()
+                    .map(|(e, n)| (e.name(), *n))
+                    .collect(),
+                units: report.units,
+                solutions: report.solutions,
+            },
+            runs: report.runs,
+            rows: &report.rows,
+            score: report.score,
+        };
+        serde_json::to_writer(&mut out, &record)?;
+        writeln!(out)?;
+    } else {
+        table(&mut out, &machine, &report, commit)?;
+    }
+    out.flush()?;
+    if let Some(path) = &args.svg {
+        plot(path, &report, &machine)
+            .with_context(|| format!("drawing the plot into {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn table(out: &mut impl Write, machine: &Machine, report: &Report, commit: &str) -> io::Result<()> {
+    writeln!(
+        out,
+        "queens {} (commit {commit}), workload {}: {}",
+        env!("CARGO_PKG_VERSION"),
+        report.workload.name,
+        report.workload.describe()
+    )?;
+    writeln!(
+        out,
+        "machine: {}, {} logical CPUs, {}; {}",
+        machine.cpu, machine.logical_cpus, machine.os, machine.simd
+    )?;
+    writeln!(
+        out,
+        "{} runs per thread count after a warm-up; every count checked against OEIS A000170",
+        report.runs
+    )?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:>7}  {:>10}  {:>17}  {:>8}  {:>10}  {:>13}",
+        "threads", "median (s)", "min-max (s)", "speed-up", "efficiency", "solutions/s"
+    )?;
+    for row in &report.rows {
+        writeln!(
+            out,
+            "{:>7}  {:>10.4}  {:>17}  {:>7.2}x  {:>9.0}%  {:>13.3e}",
+            row.threads,
+            row.median_secs,
+            format!("{:.4}-{:.4}", row.min_secs, row.max_secs),
+            row.speedup,
+            row.efficiency * 100.0,
+            row.solutions_per_sec
+        )?;
+    }
+    let top = report.rows.iter().map(|r| r.threads).max().unwrap_or(1);
+    writeln!(out)?;
+    writeln!(
+        out,
+        "score: {:.1} units/s (workload {}, {top} threads; {} units a run)",
+        report.score, report.workload.name, report.units
+    )
+}
+
+/// Speed-up against threads, measured and ideal.
+fn plot(path: &Path, report: &Report, machine: &Machine) -> anyhow::Result<()> {
+    use plotters::prelude::*;
+    let top = report.rows.iter().map(|r| r.threads).max().unwrap_or(1) as f64;
+    let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let caption = format!(
+        "queens bench {}: speed-up on {} ({} logical CPUs)",
+        report.workload.name, machine.cpu, machine.logical_cpus
+    );
+    let mut chart = ChartBuilder::on(&root)
+        .caption(caption, ("sans-serif", 16))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0.0..top * 1.05, 0.0..top * 1.05)?;
+    chart
+        .configure_mesh()
+        .x_desc("threads")
+        .y_desc("speed-up over 1 thread")
+        .draw()?;
+    chart
+        .draw_series(LineSeries::new(
+            [(1.0, 1.0), (top, top)],
+            BLACK.stroke_width(1),
+        ))?
+        .label("ideal")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK));
+    let measured: Vec<(f64, f64)> = report
+        .rows
+        .iter()
+        .map(|r| (r.threads as f64, r.speedup))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(measured.clone(), BLUE.stroke_width(2)))?
+        .label("measured (median runs)")
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLUE));
+    chart.draw_series(measured.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
+/// The progress bar: what is running now.
+struct Bar(ProgressBar);
+
+impl Bar {
+    fn new(visible: bool, workload: &Workload, runs: usize) -> Self {
+        let target = if visible {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        let bar = ProgressBar::with_draw_target(None, target);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
+                .expect("a valid template"),
+        );
+        bar.set_prefix(format!("{} ({runs} runs)", workload.describe()));
+        if visible {
+            bar.enable_steady_tick(Duration::from_millis(200));
+        }
+        Self(bar)
+    }
+}
+
+impl bench::Progress for Bar {
+    fn step(&self, threads: usize, run: usize, runs: usize) {
+        let what = if run == 0 {
+            "warm-up".to_owned()
+        } else {
+            format!("run {run}/{runs}")
+        };
+        self.0
+            .set_message(format!("{}: {threads} threads, {what}", self.0.prefix()));
+    }
+}
