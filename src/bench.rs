@@ -82,8 +82,8 @@ pub struct Row {
     pub min_secs: f64,
     /// Slowest run, in seconds.
     pub max_secs: f64,
-    /// The 1-thread median over this one (1 when 1 thread was not measured
-    /// first).
+    /// The 1-thread median over this one. When 1 thread was not measured,
+    /// the fewest threads measured count as perfectly efficient.
     pub speedup: f64,
     /// Speed-up per thread, 1.0 being perfect.
     pub efficiency: f64,
@@ -226,20 +226,27 @@ fn run(
         }
         times.sort_unstable();
         let median = times[times.len() / 2].as_secs_f64();
-        let base = rows
-            .first()
-            .filter(|r| r.threads == 1)
-            .map_or(median, |r| r.median_secs);
-        let speedup = base / median;
         rows.push(Row {
             threads: t,
             median_secs: median,
             min_secs: times.first().map_or(0.0, Duration::as_secs_f64),
             max_secs: times.last().map_or(0.0, Duration::as_secs_f64),
-            speedup,
-            efficiency: speedup / t as f64,
+            speedup: 1.0,
+            efficiency: 1.0 / t as f64,
             solutions_per_sec: solutions as f64 / median,
         });
+    }
+    // Speed-ups against the 1-thread row, wherever the list put it; against
+    // the fewest threads measured when 1 was not.
+    let base = rows
+        .iter()
+        .min_by_key(|r| r.threads)
+        .map(|r| (r.threads, r.median_secs));
+    if let Some((base_threads, base_secs)) = base {
+        for row in &mut rows {
+            row.speedup = base_secs / row.median_secs * base_threads as f64;
+            row.efficiency = row.speedup / row.threads as f64;
+        }
     }
     let fastest = rows.iter().max_by_key(|r| r.threads);
     let score = fastest.map_or(0.0, |r| units as f64 / r.median_secs);
@@ -315,6 +322,14 @@ mod tests {
         assert_eq!((report.units, report.solutions), (plan_units(9), 352));
         assert_eq!(report.rows.len(), 2);
         assert!((report.rows[0].speedup - 1.0).abs() < 1e-12);
+        let reversed = bench(&Workload::custom(9, None), &[2, 1], 1, &()).unwrap();
+        assert_eq!(reversed.rows[0].threads, 2);
+        assert!(
+            (reversed.rows[1].speedup - 1.0).abs() < 1e-12,
+            "1 thread is the base"
+        );
+        let ratio = reversed.rows[1].median_secs / reversed.rows[0].median_secs;
+        assert!((reversed.rows[0].speedup - ratio).abs() < 1e-9);
         assert!(
             report
                 .rows
