@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use queens::bench::{self, BenchError, Machine, Report, Workload};
 use queens::{Engine, MAX_N};
 use serde::Serialize;
@@ -266,16 +266,7 @@ struct Bar(ProgressBar);
 
 impl Bar {
     fn new(visible: bool, workload: &Workload, runs: usize) -> Self {
-        let target = if visible {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        };
-        let bar = ProgressBar::with_draw_target(None, target);
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
-                .expect("a valid template"),
-        );
+        let bar = super::progress::styled_bar(visible, "{spinner} [{elapsed_precise}] {msg}");
         bar.set_prefix(format!("{} ({runs} runs)", workload.describe()));
         if visible {
             bar.enable_steady_tick(Duration::from_millis(200));

@@ -41,21 +41,26 @@ struct Tally {
     estimated: bool,
 }
 
+/// A bar drawn with `template` on stderr if `visible`, else hidden (and
+/// nearly free): callers never branch on whether anybody watches.
+pub fn styled_bar(visible: bool, template: &str) -> ProgressBar {
+    let target = if visible {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(None, target);
+    bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+    bar
+}
+
 impl Progress {
     /// A bar labelled with `n`, drawn on stderr only if `visible`; a count
     /// predicted to take over a minute is announced with `long_hint` added.
     pub fn new(n: u32, visible: bool, long_hint: Option<&'static str>) -> Self {
-        let target = if visible {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        };
-        let bar = ProgressBar::with_draw_target(None, target);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "n = {prefix} {spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg} (ETA {eta})",
-            )
-            .expect("a valid template"),
+        let bar = styled_bar(
+            visible,
+            "n = {prefix} {spinner} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg} (ETA {eta})",
         );
         bar.set_prefix(n.to_string());
         Self {
