@@ -13,7 +13,9 @@
 //! it cannot check: it stops at the first line that is torn (no newline),
 //! unparsable, for a unit the plan does not have, or whose checksum fails,
 //! and says where, so that the caller cuts the file there and recounts what
-//! followed. The same unit twice with equal counts is a confirmation; with
+//! followed. Zero bytes are room a writer set aside: at the end they are
+//! unused, and before a record on its line they are the slot of a record
+//! whose copy a kill cut short (skipped; that unit is counted again). The same unit twice with equal counts is a confirmation; with
 //! different counts the journal is refused, since nothing says which is
 //! right.
 //!
@@ -219,7 +221,11 @@ impl Replay {
         let mut good_len = end + 1;
         let mut bad_line = None;
         for (line, number) in bytes[good_len..].split_inclusive(|&b| b == b'\n').zip(2..) {
-            let parsed = line
+            // Zeros before a record are the slot of a record whose copy was
+            // cut short by a kill: only what follows the last zero can be a
+            // record, and it must check out like any other.
+            let record = line.rsplit(|&b| b == 0).next().unwrap_or(line);
+            let parsed = record
                 .strip_suffix(b"\n")
                 .and_then(|l| std::str::from_utf8(l).ok())
                 .and_then(parse_record)
@@ -312,7 +318,7 @@ mod tests {
     }
 
     #[test]
-    fn zeros_at_the_end_are_unused_room_but_zeros_between_records_are_damage() {
+    fn zeros_are_unused_room_at_the_end_and_unfinished_slots_between_records() {
         let (plan, header) = header();
         let good = header.line() + &record(3, 10);
         let mut bytes = good.clone().into_bytes();
@@ -322,15 +328,27 @@ mod tests {
             (replay.done.len(), replay.good_len, replay.bad_line),
             (1, good.len(), None)
         );
-        let mut holed = good.clone().into_bytes();
-        holed.extend([0; 20]);
-        holed.extend(record(4, 2).as_bytes());
-        holed.extend([0; 60]);
-        let replay = Replay::read(&holed, &header, plan.len()).unwrap();
-        assert_eq!(
-            (replay.done.len(), replay.good_len, replay.bad_line),
-            (1, good.len(), Some(3))
-        );
+        // Thread A reserved a slot and was killed before copying (all
+        // zeros) or halfway (a prefix); thread B's record after it stands.
+        for slot in [
+            vec![0u8; 20],
+            b"5 1".iter().copied().chain([0; 17]).collect(),
+        ] {
+            let mut holed = good.clone().into_bytes();
+            holed.extend(&slot);
+            holed.extend(record(4, 2).as_bytes());
+            let used = holed.len();
+            holed.extend([0; 60]);
+            let replay = Replay::read(&holed, &header, plan.len()).unwrap();
+            assert_eq!(replay.done, [(3, 10), (4, 2)], "{slot:?}");
+            assert_eq!((replay.good_len, replay.bad_line), (used, None));
+        }
+        // Garbage with no zero in it is not a slot: the journal is cut there.
+        let mut garbage = good.clone().into_bytes();
+        garbage.extend(b"x");
+        garbage.extend(record(4, 2).as_bytes());
+        let replay = Replay::read(&garbage, &header, plan.len()).unwrap();
+        assert_eq!((replay.done.len(), replay.bad_line), (1, Some(3)));
         let empty_but_zeros = [0u8; 64];
         assert!(
             Replay::read(&empty_but_zeros, &header, plan.len())

@@ -416,3 +416,24 @@ fn checkpoint_takes_one_board_size() {
         &["--checkpoint keeps the units of one plan"],
     );
 }
+
+#[test]
+fn output_may_not_overwrite_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, journal) = journal_in(&dir);
+    let assert = assert_cmd::Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args([
+            "count",
+            "12",
+            "--checkpoint",
+            &journal,
+            "--output",
+            &journal,
+        ])
+        .assert();
+    one_error_line(
+        assert.stdout(""),
+        2,
+        &["--output and --checkpoint name the same file"],
+    );
+}

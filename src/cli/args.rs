@@ -214,6 +214,10 @@ pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
 
 const UNITS_SYNTAX: &str = "expected unit ids and ranges like 0-99,150,200-210";
 
+/// More unit ids than any plan has (the join's at n = 24 has a few
+/// million): a list this long is a typo, refused before it fills memory.
+const MAX_UNIT_IDS: u64 = 1 << 26;
+
 /// Unit ids, sorted, each once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnitList(pub Vec<u32>);
@@ -238,6 +242,11 @@ pub fn parse_unit_list(text: &str) -> Result<UnitList, String> {
         if first > last {
             return Err(format!(
                 "the unit range {item} is empty (its start is after its end): {UNITS_SYNTAX}"
+            ));
+        }
+        if ids.len() as u64 + u64::from(last - first) >= MAX_UNIT_IDS {
+            return Err(format!(
+                "--units lists more than {MAX_UNIT_IDS} units: no plan has that many"
             ));
         }
         ids.extend(first..=last);
@@ -344,6 +353,7 @@ mod tests {
         assert!(err("0-10,5").starts_with("unit 5 is listed more than once"));
         assert!(err("4,4").starts_with("unit 4 is listed more than once"));
         assert!(err("9-3").starts_with("the unit range 9-3 is empty"));
+        assert!(err("0-4294967295").contains("more than 67108864 units"));
         for bad in ["", "1,,2", "a", "-1", "1-", "1-2-3", "4294967296", "1.5"] {
             assert!(
                 err(bad).contains("is not a unit id"),

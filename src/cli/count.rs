@@ -152,6 +152,17 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             range.end(),
         ));
     }
+    if let (Some(output), Some(journal)) = (&args.output, &args.checkpoint)
+        && (output == journal
+            || std::fs::canonicalize(output).ok() == std::fs::canonicalize(journal).ok()
+                && output.exists())
+    {
+        return usage(&format!(
+            "--output and --checkpoint name the same file, {}: the result would replace the \
+             journal",
+            output.display()
+        ));
+    }
     if last > LARGEST_KNOWN && !args.quiet {
         eprintln!(
             "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will check \
@@ -414,6 +425,15 @@ fn count_plan(
     let mut unit_counts = resumed.clone();
     unit_counts.extend_from_slice(&count.unit_counts);
     unit_counts.sort_unstable();
+    // Every unit asked for, once: the journal's and this run's never
+    // overlap, and a total is only reported whole.
+    anyhow::ensure!(
+        unit_counts.len() == target.len()
+            && unit_counts.windows(2).all(|pair| pair[0].0 < pair[1].0),
+        "internal error: {} units counted for {} asked; no total is reported (please report it)",
+        unit_counts.len(),
+        target.len()
+    );
     Ok(Counted {
         solutions: unit_counts.iter().map(|&(_, c)| c).sum(),
         threads: count.threads,

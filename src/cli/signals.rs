@@ -2,8 +2,8 @@
 //!
 //! The first signal sets a flag: the count stops handing out units, and
 //! [`wait`] gives the units already running a few seconds to finish before
-//! it gives up on them. A second signal ends the process at once with the
-//! same exit code, which is safe because every finished unit is already in
+//! it gives up on them. A second signal ends the process at once (with
+//! 128 + its own number), which is safe because every finished unit is already in
 //! the journal, record by record. Installed by `count` only; every other
 //! subcommand keeps the default behaviour (stop at once).
 
@@ -59,7 +59,7 @@ pub fn exit_code() -> u8 {
 pub fn wait<T: Send>(work: impl FnOnce() -> T + Send, abandon: impl FnOnce()) -> T {
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
-        scope.spawn(move || {
+        let worker = scope.spawn(move || {
             let _ = sender.send(work());
         });
         let mut since: Option<Instant> = None;
@@ -67,8 +67,11 @@ pub fn wait<T: Send>(work: impl FnOnce() -> T + Send, abandon: impl FnOnce()) ->
             match receiver.recv_timeout(Duration::from_millis(100)) {
                 Ok(value) => return value,
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    // The work panicked; the scope re-raises it on exit.
-                    std::thread::sleep(Duration::from_millis(10));
+                    // The work panicked before sending: raise it here.
+                    match worker.join() {
+                        Err(panic) => std::panic::resume_unwind(panic),
+                        Ok(()) => unreachable!("the work sends before it ends"),
+                    }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
             }
