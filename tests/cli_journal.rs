@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::cli::one_error_line;
+use crate::common::cli::{one_error_line, queens as run_queens};
 
 fn queens(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_queens"));
@@ -173,9 +173,7 @@ fn journals_of_other_plans_and_foreign_files_are_refused_untouched() {
     record(&["count", "14", "--checkpoint", &journal, "--json"]);
     let before = fs::read(&path).unwrap();
     let refused = |args: &[&str], needles: &[&str]| {
-        let assert = assert_cmd::Command::new(env!("CARGO_BIN_EXE_queens"))
-            .args(args)
-            .assert();
+        let assert = run_queens(args);
         one_error_line(assert.stdout(""), 2, needles);
     };
     refused(
@@ -289,9 +287,7 @@ fn a_second_process_on_the_same_journal_is_refused() {
     let (path, journal) = journal_in(&dir);
     let held = fs::File::create(&path).unwrap();
     held.try_lock().unwrap();
-    let assert = assert_cmd::Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(["count", "14", "--checkpoint", &journal])
-        .assert();
+    let assert = run_queens(&["count", "14", "--checkpoint", &journal]);
     one_error_line(assert.stdout(""), 1, &["in use by another queens process"]);
     drop(held);
 }
@@ -407,9 +403,7 @@ fn output_is_never_left_half_written() {
 
 #[test]
 fn checkpoint_takes_one_board_size() {
-    let assert = assert_cmd::Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(["count", "12..13", "--checkpoint", "x.journal"])
-        .assert();
+    let assert = run_queens(&["count", "12..13", "--checkpoint", "x.journal"]);
     one_error_line(
         assert.stdout(""),
         2,
@@ -421,16 +415,14 @@ fn checkpoint_takes_one_board_size() {
 fn output_may_not_overwrite_the_journal() {
     let dir = tempfile::tempdir().unwrap();
     let (_, journal) = journal_in(&dir);
-    let assert = assert_cmd::Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args([
-            "count",
-            "12",
-            "--checkpoint",
-            &journal,
-            "--output",
-            &journal,
-        ])
-        .assert();
+    let assert = run_queens(&[
+        "count",
+        "12",
+        "--checkpoint",
+        &journal,
+        "--output",
+        &journal,
+    ]);
     one_error_line(
         assert.stdout(""),
         2,
