@@ -5,12 +5,20 @@
 //! that the costliest tenth of the units takes against the share the
 //! estimate gives them).
 //!
+//! With the measured times it also scores the shard assignments (issue 11):
+//! for K = 4, 16 and 64 shards, the makespan (the slowest shard's time)
+//! over the ideal (the total time / K), for round-robin and for largest
+//! cost first to the least-loaded shard (LPT); the assignment each engine
+//! uses is marked `*`.
+//!
 //! `cargo bench --bench cost_model [-- N...]` (default 16 17). Prints one
-//! line per engine and n; results/ keeps the figures.
+//! line per engine and n, then the makespan table; results/ keeps the
+//! figures.
 
 use std::time::Instant;
 
 use queens::count::Scratch;
+use queens::shard::Assignment;
 use queens::{Config, Engine, Plan};
 
 fn main() {
@@ -24,6 +32,7 @@ fn main() {
         sizes
     };
     println!("engine   n  units  pearson_r  spearman_rho  top10%_time_share  top10%_cost_share");
+    let mut makespans = Vec::new();
     for n in sizes {
         for engine in [Engine::Mirror, Engine::Join] {
             let plan = Plan::new(n, engine, &Config::default()).expect("a plan");
@@ -48,8 +57,44 @@ fn main() {
                 share(&times),
                 share(&costs),
             );
+            for shards in SHARDS {
+                let ratios = [Assignment::RoundRobin, Assignment::Lpt]
+                    .map(|a| makespan(&a.owners(&plan, shards), &times, shards));
+                makespans.push((engine, n, shards, ratios));
+            }
         }
     }
+    println!("\nmakespan / ideal (ideal = total time / K); * = the engine's assignment");
+    println!("engine   n    K  round-robin     lpt");
+    for (engine, n, shards, [round_robin, lpt]) in makespans {
+        let mark = |a: Assignment| {
+            if Assignment::for_engine(engine) == a {
+                '*'
+            } else {
+                ' '
+            }
+        };
+        println!(
+            "{:<6} {n:>3} {shards:>4}  {round_robin:>10.3}{}  {lpt:>6.3}{}",
+            engine.name(),
+            mark(Assignment::RoundRobin),
+            mark(Assignment::Lpt),
+        );
+    }
+}
+
+/// The shard counts the assignments are scored for.
+const SHARDS: [u32; 3] = [4, 16, 64];
+
+/// The slowest shard's time over the total time / `shards`, with unit `i`
+/// of time `times[i]` on shard `owners[i]`.
+fn makespan(owners: &[u32], times: &[f64], shards: u32) -> f64 {
+    let mut loads = vec![0.0; shards as usize];
+    for (&owner, &time) in owners.iter().zip(times) {
+        loads[owner as usize] += time;
+    }
+    let ideal = times.iter().sum::<f64>() / f64::from(shards);
+    loads.iter().copied().fold(0.0, f64::max) / ideal
 }
 
 /// The indices of the costliest tenth of the units (at least one).

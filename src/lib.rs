@@ -66,6 +66,7 @@ pub mod format;
 pub mod journal;
 pub mod known;
 pub mod ladder;
+pub mod shard;
 pub mod solutions;
 pub mod symmetry;
 pub mod unique;

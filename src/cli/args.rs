@@ -5,6 +5,7 @@
 
 use std::num::NonZeroUsize;
 
+use queens::shard::{MAX_SHARDS, ShardId};
 use queens::{Algorithm, Engine, Format, MAX_N, MAX_THREADS};
 
 /// The `--engine` values.
@@ -261,9 +262,122 @@ pub fn parse_unit_list(text: &str) -> Result<UnitList, String> {
     Ok(UnitList(ids))
 }
 
+/// `--shard`: `I/K`, or `env/K` to take I from the scheduler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShardArg {
+    /// Shard I of K.
+    Given(ShardId),
+    /// Shard `$SLURM_ARRAY_TASK_ID` (or another scheduler's index) of K.
+    Env(u32),
+}
+
+const SHARD_SYNTAX: &str = "expected I/K with 0 <= I < K (e.g. 3/64), or env/K";
+
+/// The variables a scheduler hands an array task its index in, in the
+/// order they are looked at.
+pub const SHARD_INDEX_VARIABLES: [&str; 3] = [
+    "SLURM_ARRAY_TASK_ID",
+    "JOB_COMPLETION_INDEX",
+    "AWS_BATCH_JOB_ARRAY_INDEX",
+];
+
+/// `I/K` or `env/K`, with `1 <= K <= MAX_SHARDS` and `0 <= I < K`.
+pub fn parse_shard(text: &str) -> Result<ShardArg, String> {
+    let (index, of) = text
+        .split_once('/')
+        .ok_or_else(|| format!("'{text}' is not a shard: {SHARD_SYNTAX}"))?;
+    let of: u32 = of
+        .trim()
+        .parse()
+        .ok()
+        .filter(|k| (1..=MAX_SHARDS).contains(k))
+        .ok_or_else(|| {
+            format!("'{of}' is not a shard count: K must be a whole number from 1 to {MAX_SHARDS}")
+        })?;
+    if index.trim() == "env" {
+        return Ok(ShardArg::Env(of));
+    }
+    let index = shard_index(index, of)?;
+    Ok(ShardArg::Given(ShardId { index, of }))
+}
+
+/// Shard index `text` of `of`, or why not.
+fn shard_index(text: &str, of: u32) -> Result<u32, String> {
+    text.trim()
+        .parse::<u32>()
+        .ok()
+        .filter(|&i| i < of)
+        .ok_or_else(|| {
+            format!(
+                "'{text}' is not a shard index of {of}: I must be a whole number from 0 to {}",
+                of - 1
+            )
+        })
+}
+
+impl ShardArg {
+    /// The shard, with `env/K` read from the first of
+    /// [`SHARD_INDEX_VARIABLES`] that is set (`lookup` reads a variable).
+    pub fn resolve(self, lookup: impl Fn(&str) -> Option<String>) -> Result<ShardId, String> {
+        match self {
+            Self::Given(shard) => Ok(shard),
+            Self::Env(of) => {
+                let Some((name, value)) = SHARD_INDEX_VARIABLES
+                    .iter()
+                    .find_map(|&name| lookup(name).map(|v| (name, v)))
+                else {
+                    return Err(format!(
+                        "--shard env/{of} needs the shard index in {}, and none is set",
+                        SHARD_INDEX_VARIABLES.join(", ")
+                    ));
+                };
+                let index = shard_index(&value, of).map_err(|e| format!("{name}: {e}"))?;
+                Ok(ShardId { index, of })
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shards_are_i_of_k_or_read_from_the_scheduler() {
+        let given = |index, of| Ok(ShardArg::Given(ShardId { index, of }));
+        assert_eq!(parse_shard("3/64"), given(3, 64));
+        assert_eq!(parse_shard("0/1"), given(0, 1));
+        assert_eq!(parse_shard("env/8"), Ok(ShardArg::Env(8)));
+        for bad in ["4/4", "1", "a/4", "-1/4", "0/0", "env/0", "0/100001"] {
+            assert!(parse_shard(bad).is_err(), "{bad}");
+        }
+        assert!(parse_shard("4/4").unwrap_err().contains("from 0 to 3"));
+        let env = |vars: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                vars.iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        let slurm = env(&[("SLURM_ARRAY_TASK_ID", "5"), ("JOB_COMPLETION_INDEX", "1")]);
+        assert_eq!(
+            ShardArg::Env(8).resolve(slurm),
+            Ok(ShardId { index: 5, of: 8 })
+        );
+        let k8s = env(&[("JOB_COMPLETION_INDEX", "2")]);
+        assert_eq!(
+            ShardArg::Env(4).resolve(k8s),
+            Ok(ShardId { index: 2, of: 4 })
+        );
+        let out_of_range = ShardArg::Env(4).resolve(env(&[("AWS_BATCH_JOB_ARRAY_INDEX", "4")]));
+        assert!(
+            out_of_range
+                .unwrap_err()
+                .starts_with("AWS_BATCH_JOB_ARRAY_INDEX: '4'")
+        );
+        let none = ShardArg::Env(4).resolve(env(&[])).unwrap_err();
+        assert!(none.contains("SLURM_ARRAY_TASK_ID") && none.contains("none is set"));
+    }
 
     #[test]
     fn board_sizes_name_the_range() {

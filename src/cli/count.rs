@@ -10,23 +10,25 @@ use std::io::{self, IsTerminal};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::time::Instant;
 
 use anyhow::Context;
 use queens::{
     Algorithm, Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan,
-    UnitDone, count_with, known,
+    UnitDone, count_with, known, shard::ShardFile,
 };
 use rayon::ThreadPool;
 
 use super::EXIT_USAGE;
 use super::args::{
-    AlgorithmArg, EngineArg, Sizes, UnitList, parse_sizes, parse_threads, parse_unit_list,
-    refuse_size,
+    AlgorithmArg, EngineArg, ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads,
+    parse_unit_list, refuse_size,
 };
 use super::journal::{Journal, Opened, Refused, write_atomically};
 use super::progress::Progress;
 use super::report::{CountRecord, CrossCheck, EXIT_MISMATCH, Style, UniqueRecord, Units, mismatch};
+use super::shard::{self, Task};
 use super::signals;
 
 /// The largest n with a published total: beyond it a count has nothing to
@@ -90,6 +92,18 @@ pub struct CountArgs {
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
 
+    /// Count shard I of K of the plan (0 <= I < K, e.g. 3/64) and write
+    /// DIR/shard-IIII-of-KKKK.json; `env/K` takes I from SLURM_ARRAY_TASK_ID,
+    /// JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX. A journal beside the
+    /// result lets a rerun resume. Put the shards together with `queens merge`.
+    #[arg(long, value_name = "I/K", value_parser = parse_shard,
+          conflicts_with_all = ["units", "checkpoint", "unique", "cross_check", "algorithm"])]
+    shard: Option<ShardArg>,
+
+    /// Where --shard writes its result and its journal [default: .].
+    #[arg(long, value_name = "DIR", requires = "shard")]
+    out_dir: Option<PathBuf>,
+
     /// Count with this step of the ladder (see `queens ladder`);
     /// --split-depth applies to bitmask and parallel, --threads to parallel.
     #[arg(long, value_name = "NAME", value_enum, conflicts_with = "engine")]
@@ -135,6 +149,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     for (given, flag) in [
         (args.units.is_some(), "--units counts units"),
         (args.checkpoint.is_some(), "--checkpoint keeps the units"),
+        (args.shard.is_some(), "--shard counts a share"),
     ] {
         if given && first != last {
             return usage(&format!(
@@ -180,13 +195,37 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     };
     let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
         .with_split_depth(args.split_depth);
+    let mut planned = None;
+    let sharded = match args.shard {
+        Some(shard) => {
+            let shard = match shard.resolve(|name| std::env::var(name).ok()) {
+                Ok(shard) => shard,
+                Err(line) => return usage(&line),
+            };
+            let Method::Engine(engine) = args.method(first) else {
+                unreachable!("clap refuses --shard with --algorithm")
+            };
+            let out_dir = args.out_dir.as_deref().unwrap_or(Path::new("."));
+            match shard::prepare(first, engine, &config, shard, out_dir)? {
+                Task::Done(file, path) => return already_done(&file, &path, style),
+                Task::Count(plan, prepared) => {
+                    planned = Some(plan);
+                    Some(prepared)
+                }
+            }
+        }
+        None => None,
+    };
     let pool = queens::thread_pool(args.threads)?;
     signals::install().context("catching Ctrl-C and SIGTERM")?;
     let run = Run {
         pool: &pool,
         config: &config,
-        units: args.units.as_ref(),
-        checkpoint: args.checkpoint.as_deref(),
+        units: args.units.as_ref().or(sharded.as_ref().map(|s| &s.units)),
+        checkpoint: args
+            .checkpoint
+            .as_deref()
+            .or(sharded.as_ref().map(|s| s.journal.as_path())),
         quiet: args.quiet,
     };
     let long_hint = match (args.quiet, &args.checkpoint) {
@@ -202,13 +241,15 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     // With --units or --checkpoint, the plan is built, the ids checked and
     // the journal opened before anything is printed, so that a refusal is
     // one line and nothing else.
-    let mut planned = None;
     let mut opened = None;
     if let Method::Engine(engine) = args.method(first)
-        && (args.units.is_some() || args.checkpoint.is_some())
+        && (run.units.is_some() || run.checkpoint.is_some())
     {
-        let plan = Plan::new(first, engine, &config)
-            .with_context(|| format!("counting n = {first} with the {engine} engine"))?;
+        let plan = match planned.take() {
+            Some(plan) => plan,
+            None => Plan::new(first, engine, &config)
+                .with_context(|| format!("counting n = {first} with the {engine} engine"))?,
+        };
         if let Some(UnitList(ids)) = &args.units
             && let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len())
         {
@@ -218,7 +259,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 plan.len().saturating_sub(1)
             ));
         }
-        if let Some(path) = &args.checkpoint {
+        if let Some(path) = run.checkpoint {
             opened = Some(open_journal(path, &plan, args.quiet)?);
         }
         planned = Some(plan);
@@ -236,7 +277,21 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                     None => Plan::new(n, engine, &config)
                         .with_context(|| format!("counting n = {n} with the {engine} engine"))?,
                 };
-                count_plan(&plan, &run, &progress, opened.take())?
+                let counted = count_plan(&plan, &run, &progress, opened.take())?;
+                if let (Some(prepared), Some(Units::Some(unit_counts))) = (&sharded, &counted.units)
+                {
+                    let file = shard::finish(&plan, prepared, unit_counts)?;
+                    if !args.quiet {
+                        eprintln!(
+                            "queens: shard {} of n = {n}: {} units, subtotal {}, written to {}",
+                            prepared.shard,
+                            file.units.len(),
+                            file.total,
+                            prepared.result.display()
+                        );
+                    }
+                }
+                counted
             }
             Method::Ladder(algorithm) => signals::wait(
                 || count_ladder(algorithm, n, &config, &pool, &progress),
@@ -628,6 +683,45 @@ fn cross_check(
         solutions: second.solutions,
         agrees,
     }))
+}
+
+/// A shard whose result is already written: says so, reports it as if
+/// counted (nothing of it is counted again) and succeeds.
+fn already_done(file: &ShardFile, path: &Path, style: Style) -> anyhow::Result<ExitCode> {
+    if !matches!(style, Style::Quiet) {
+        eprintln!(
+            "queens: {} already holds shard {}/{}, checked: nothing to count",
+            path.display(),
+            file.shard,
+            file.shards
+        );
+    }
+    let units: Vec<(u32, u128)> = file
+        .units
+        .iter()
+        .map(|&(id, c)| (id, u128::from(c)))
+        .collect();
+    let record = CountRecord {
+        n: file.n,
+        solutions: units.iter().map(|&(_, c)| c).sum(),
+        elapsed_secs: 0.0,
+        threads: 0,
+        split_depth: file.split,
+        units: Some(Units::Some(units)),
+        engine: Engine::from_str(&file.engine).map_or("?", Engine::name),
+        plan: Some(file.plan.clone()),
+        known: known::total(file.n),
+        matches_known: None,
+        unique: None,
+        cross_check: None,
+        resumed_units: file.units.len(),
+        journal: None,
+        version: env!("CARGO_PKG_VERSION"),
+    };
+    let mut out = super::stdout();
+    style.header(&mut out)?;
+    style.write(&mut out, &record)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A usage error found after parsing: one line, exit 2.

@@ -16,11 +16,14 @@ pub mod count;
 pub mod journal;
 pub mod ladder;
 pub mod list;
+pub mod merge;
 pub mod one;
 pub mod plan;
 pub mod progress;
 pub mod report;
+pub mod shard;
 pub mod signals;
+pub mod verify;
 
 use std::io::{self, BufWriter, StdoutLock};
 use std::process::ExitCode;
@@ -57,6 +60,11 @@ enum Command {
     Ladder(ladder::LadderArgs),
     /// Benchmark this machine: a fixed workload at 1, 2, 4, ... threads.
     Bench(bench::BenchArgs),
+    /// Put the shards of a run (`count N --shard I/K`) together, proving
+    /// every unit is there once, and print the total.
+    Merge(merge::MergeArgs),
+    /// Recount a random sample of the units in shard results and compare.
+    Verify(verify::VerifyArgs),
 }
 
 /// Runs a parsed command line: errors are printed once, as `queens:
@@ -70,6 +78,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(args) => check::run(&args),
         Command::Ladder(args) => ladder::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Merge(args) => merge::run(&args),
+        Command::Verify(args) => verify::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,255 @@
+//! `queens merge DIR|FILES...`: puts the shards of a run together and
+//! prints the total only once the library has proven that every unit of
+//! this build's plan is there exactly once. Each kind of problem is one
+//! line on stderr, with counts and an example; exit 1 for an incomplete or
+//! inconsistent set, 3 for a total that differs from OEIS.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use queens::shard::{self, Merge, ShardFile};
+use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, Plan, known};
+use serde::Serialize;
+
+use super::journal::write_atomically;
+use super::report::{EXIT_MISMATCH, mismatch};
+use super::shard::{gather, read};
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Shard results (shard-IIII-of-KKKK.json), or directories holding them.
+    #[arg(value_name = "DIR|FILES", required = true)]
+    paths: Vec<PathBuf>,
+
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+
+    /// Report how far a run has got instead of failing on missing shards
+    /// (other problems still fail).
+    #[arg(long)]
+    partial: bool,
+
+    /// Write every unit's count as CSV, `id,descriptor,count` in id order,
+    /// to FILE: the text whose SHA-256 is the digest.
+    #[arg(long, value_name = "FILE")]
+    units_csv: Option<PathBuf>,
+}
+
+/// A merge, as `--json` prints it.
+#[derive(Debug, Serialize)]
+struct MergeRecord {
+    /// Board size.
+    n: u32,
+    /// The engine whose plan the shards share.
+    engine: String,
+    /// The plan's hash.
+    plan: String,
+    /// Shards in the run.
+    shards: u32,
+    /// Shards with a checked result.
+    shards_present: usize,
+    /// Units in the plan.
+    units: usize,
+    /// Units with a checked count.
+    units_present: usize,
+    /// Units found in two files with equal counts.
+    confirmed_units: usize,
+    /// Shards without a checked result, as job-array ranges (`3,17-19`).
+    missing_shards: String,
+    /// Every unit there, once, and nothing wrong.
+    complete: bool,
+    /// The sum of the units present, in decimal (a string: exact past
+    /// 2^53); null when a problem other than missing shards was found.
+    total: Option<String>,
+    /// OEIS A000170 for n, in decimal.
+    known: Option<String>,
+    /// Whether a complete total equals it; null otherwise.
+    matches_known: Option<bool>,
+    /// SHA-256 of the `id,descriptor,count` CSV of the units present.
+    digest: Option<String>,
+    /// The total mod 13 and mod 15, to compare with logs that keep residues.
+    mod13: Option<u32>,
+    mod15: Option<u32>,
+    /// One line per kind of problem.
+    problems: Vec<String>,
+}
+
+pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
+    let paths = gather(&args.paths)?;
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    for path in &paths {
+        match read(path) {
+            Ok(file) => files.push((path.display().to_string(), file)),
+            Err(e) => unreadable.push(e),
+        }
+    }
+    let mut problems = Vec::new();
+    if let Some(first) = unreadable.first() {
+        problems.push(format!(
+            "{} file(s) are not shard results: {first}",
+            unreadable.len()
+        ));
+    }
+    let Some(reference) = shard::reference(&files) else {
+        return fail(&problems);
+    };
+    let plan = match plan_of(&files[reference].1) {
+        Ok(plan) => plan,
+        Err(why) => {
+            problems.push(format!("{}: {why}", files[reference].0));
+            return fail(&problems);
+        }
+    };
+    let merge = shard::merge(&plan, &files);
+    problems.extend(merge.problems.iter().map(ToString::to_string));
+    let consistent = unreadable.is_empty() && merge.is_consistent();
+    let complete = unreadable.is_empty() && merge.is_complete();
+
+    let mut record = MergeRecord {
+        n: plan.n(),
+        engine: plan.engine().name().to_owned(),
+        plan: plan.hash().to_string(),
+        shards: merge.shards,
+        shards_present: merge.shards_present,
+        units: plan.len(),
+        units_present: merge.units_present(),
+        confirmed_units: merge.confirmed,
+        missing_shards: shard::ranges(&merge.missing()),
+        complete,
+        total: None,
+        known: known::total(plan.n()).map(|k| k.to_string()),
+        matches_known: None,
+        digest: None,
+        mod13: None,
+        mod15: None,
+        problems: problems.clone(),
+    };
+    if consistent {
+        let csv = shard::units_csv(&plan, &merge.counts);
+        record.digest = Some(shard::digest(&csv));
+        record.total = Some(merge.total.to_string());
+        record.mod13 = Some((merge.total % 13) as u32);
+        record.mod15 = Some((merge.total % 15) as u32);
+        if complete {
+            record.matches_known = known::matches_total(plan.n(), merge.total);
+        }
+        if let Some(path) = &args.units_csv {
+            write_atomically(path, csv.as_bytes())
+                .with_context(|| format!("writing the units to {}", path.display()))?;
+        }
+    }
+
+    for line in &problems {
+        if !(args.partial && consistent) {
+            eprintln!("queens: {line}");
+        }
+    }
+    let mut out = super::stdout();
+    if args.json {
+        serde_json::to_writer(&mut out, &record)?;
+        std::io::Write::write_all(&mut out, b"\n")?;
+    } else if consistent && (complete || args.partial) {
+        human(&mut out, &record, &plan, &merge)?;
+    }
+    std::io::Write::flush(&mut out)?;
+
+    if record.matches_known == Some(false) {
+        mismatch(&format!(
+            "for n = {}: the shards add up to {} but OEIS A000170 says {}",
+            plan.n(),
+            merge.total,
+            record.known.as_deref().unwrap_or_default()
+        ));
+        return Ok(ExitCode::from(EXIT_MISMATCH));
+    }
+    if complete || (args.partial && consistent) {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        if !args.json {
+            eprintln!("queens: no total: the shards above do not yet prove one");
+        }
+        Ok(ExitCode::FAILURE)
+    }
+}
+
+/// This build's plan for the run `file` belongs to.
+fn plan_of(file: &ShardFile) -> Result<Plan, String> {
+    let engine: Engine = file
+        .engine
+        .parse()
+        .map_err(|_| format!("engine '{}' is not one this build has", file.engine))?;
+    let config = Config::default().with_split_depth(file.split.unwrap_or(DEFAULT_SPLIT_DEPTH));
+    Plan::new(file.n, engine, &config).map_err(|e| e.to_string())
+}
+
+fn human(
+    out: &mut impl std::io::Write,
+    record: &MergeRecord,
+    plan: &Plan,
+    merge: &Merge,
+) -> std::io::Result<()> {
+    let total = record.total.as_deref().unwrap_or_default();
+    writeln!(
+        out,
+        "n = {}, {} engine, plan {}",
+        record.n, record.engine, record.plan
+    )?;
+    let confirmed = match record.confirmed_units {
+        0 => String::new(),
+        c => format!(", {c} confirmed by a second file"),
+    };
+    writeln!(
+        out,
+        "shards  {} of {}, units {} of {}{confirmed}",
+        record.shards_present, record.shards, record.units_present, record.units
+    )?;
+    if record.complete {
+        let verdict = match (record.matches_known, &record.known) {
+            (Some(true), _) => "matches OEIS A000170".to_owned(),
+            (Some(false), Some(k)) => format!("MISMATCH: OEIS A000170 says {k}"),
+            _ => "no OEIS value to check against".to_owned(),
+        };
+        writeln!(out, "total   {total} ({verdict})")?;
+    } else {
+        let done: u128 = (0..plan.len() as u32)
+            .filter(|&id| merge.counts[id as usize].is_some())
+            .map(|id| u128::from(plan.cost(id)))
+            .sum();
+        let all: u128 = (0..plan.len() as u32)
+            .map(|id| u128::from(plan.cost(id)))
+            .sum();
+        let share = if all == 0 {
+            100.0
+        } else {
+            done as f64 * 100.0 / all as f64
+        };
+        writeln!(
+            out,
+            "partial {share:.1}% of the estimated work; subtotal {total}; missing shards {}",
+            record.missing_shards
+        )?;
+    }
+    writeln!(
+        out,
+        "digest  {} (of the id,descriptor,count CSV)",
+        record.digest.as_deref().unwrap_or_default()
+    )?;
+    writeln!(
+        out,
+        "mod13   {}  mod15 {}",
+        record.mod13.unwrap_or_default(),
+        record.mod15.unwrap_or_default()
+    )
+}
+
+/// No merge at all: the problems, and exit 1.
+fn fail(problems: &[String]) -> anyhow::Result<ExitCode> {
+    for line in problems {
+        eprintln!("queens: {line}");
+    }
+    eprintln!("queens: no total: no shard result could be used");
+    Ok(ExitCode::FAILURE)
+}
