@@ -168,9 +168,6 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     if complete || (args.partial && consistent) {
         Ok(ExitCode::SUCCESS)
     } else {
-        if !args.json {
-            eprintln!("queens: no total: the shards above do not yet prove one");
-        }
         Ok(ExitCode::FAILURE)
     }
 }
@@ -250,6 +247,5 @@ fn fail(problems: &[String]) -> anyhow::Result<ExitCode> {
     for line in problems {
         eprintln!("queens: {line}");
     }
-    eprintln!("queens: no total: no shard result could be used");
     Ok(ExitCode::FAILURE)
 }

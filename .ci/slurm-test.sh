@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# End-to-end check of `queens count --shard env/K` under a real, throwaway SLURM
+# cluster (one node, loopback only): a 4-task job array plus an afterok merge;
+# one task is killed with kill -9 mid-run, so the merge can never run; only that
+# index is resubmitted, it must resume from its journal, and the new merge must
+# print the OEIS total. Run by hand, as root, on Debian (not part of .ci/run):
+#   sudo QUEENS=target/release/queens .ci/slurm-test.sh [WORKDIR]
+# Env: QUEENS (binary), N (16|17|18, default 18), KILL_INDEX (default 1).
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+QUEENS=$(realpath "${QUEENS:-$REPO/target/release/queens}")
+N=${N:-18} K=4 KILL_INDEX=${KILL_INDEX:-1}
+MIN_UNITS=5 # the killed task must have journaled at least this many units
+declare -A KNOWN=([16]=14772512 [17]=95815104 [18]=666090624)
+WORK=${1:-$(mktemp -d /tmp/queens-slurm.XXXXXX)}
+OUT=$WORK/out LOGS=$WORK/logs
+PIDS=() JOBS=() # daemons and jobs we started: the only things the trap stops
+
+log() { printf '[%s +%3ds] %s\n' "$(date +%T)" "$SECONDS" "$*"; }
+die() { log "error: $*"; exit 1; }
+# wait_for SECONDS DESCRIPTION COMMAND...: poll until COMMAND succeeds.
+wait_for() {
+  local limit=$1 what=$2 t0=$SECONDS; shift 2
+  until "$@"; do
+    ((SECONDS - t0 < limit)) || die "timed out after ${limit}s waiting for $what"
+    sleep 0.5
+  done
+}
+# field JOB NAME: one field of `scontrol show job` (JOB may be ARRAYID_INDEX).
+# (No early-exiting reader such as head or grep -q in pipes: with pipefail a
+# SIGPIPE in the writer would count as a failure.)
+field() { scontrol -o show job "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"; }
+show() { log "  $1: $(scontrol -o show job "$1" | tr ' ' '\n' |
+  grep -E '^(JobState|Reason|ExitCode|RunTime|Dependency)=' | tr '\n' ' ')"; }
+
+cleanup() {
+  local rc=$?
+  set +e
+  # Jobs first (by id), so no slurmstepd/queens outlives the cluster.
+  ((${#JOBS[@]})) && scancel "${JOBS[@]}" 2>/dev/null
+  local i
+  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do # reverse start order, by PID only
+    kill -TERM "${PIDS[i]}" 2>/dev/null
+    for _ in {1..20}; do kill -0 "${PIDS[i]}" 2>/dev/null || break; sleep 0.5; done
+    kill -KILL "${PIDS[i]}" 2>/dev/null
+    wait "${PIDS[i]}" 2>/dev/null
+  done
+  for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && { log "daemon $pid still alive"; rc=1; }; done
+  ((${#PIDS[@]})) && log "stopped daemons (pids ${PIDS[*]}); work dir kept: $WORK"
+  if ((rc == 0)); then log "PASS"; else log "FAIL (exit $rc); daemon logs in $LOGS"; fi
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+[[ $EUID -eq 0 ]] || die "run as root (it installs packages and starts slurmd)"
+[[ -x $QUEENS ]] || die "no queens binary at $QUEENS (cargo build --release, or set QUEENS)"
+[[ -n ${KNOWN[$N]:-} ]] || die "N must be one of ${!KNOWN[*]}"
+mkdir -p "$OUT" "$LOGS" "$WORK/state" "$WORK/spool" "$WORK/munge"
+chmod 700 "$WORK/munge" # munged refuses a key or socket dir others can write
+log "queens $QUEENS ($("$QUEENS" --version)), n=$N, $K shards, work dir $WORK"
+
+log "step 1: packages"
+need=()
+command -v slurmctld >/dev/null || need+=(slurm-wlm)
+command -v munged >/dev/null || need+=(munge)
+if ((${#need[@]})); then
+  # policy-rc.d exit 101: the packages must not start their own daemons; this
+  # script starts (and stops, by PID) its own. Only added if none is there.
+  made_policy=0
+  [[ -e /usr/sbin/policy-rc.d ]] || { printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+    chmod +x /usr/sbin/policy-rc.d; made_policy=1; }
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  ((made_policy)) && rm -f /usr/sbin/policy-rc.d
+fi
+log "  $(sinfo --version), munge $(munged --version | awk '{print $1}')"
+
+log "step 2: single-node cluster on 127.0.0.1"
+NODE=$(hostname -s)
+getent hosts "$NODE" >/dev/null || die "$NODE does not resolve (add it to /etc/hosts)"
+# Private ports and a private munge socket/key: a real cluster on this host is left alone.
+export SLURM_CONF=$WORK/slurm.conf
+cat >"$SLURM_CONF" <<EOF
+ClusterName=queensci
+SlurmctldHost=$NODE(127.0.0.1)
+SlurmctldPort=${SLURMCTLD_PORT:-16817}
+SlurmdPort=${SLURMD_PORT:-16818}
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$WORK/munge/socket
+StateSaveLocation=$WORK/state
+SlurmdSpoolDir=$WORK/spool
+SlurmctldPidFile=$WORK/slurmctld.pid
+SlurmdPidFile=$WORK/slurmd.pid
+SlurmctldLogFile=$LOGS/slurmctld.log
+SlurmdLogFile=$LOGS/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+ReturnToService=2
+MinJobAge=900
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+NodeName=$NODE NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+PartitionName=ci Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
+EOF
+mungekey --create --keyfile="$WORK/munge/key" --force
+# Foreground daemons (-D, --foreground) started with &: $! is the daemon's own PID.
+munged --foreground --key-file="$WORK/munge/key" --socket="$WORK/munge/socket" \
+  --pid-file="$WORK/munge/pid" --seed-file="$WORK/munge/seed" \
+  --log-file="$LOGS/munged.log" >>"$LOGS/munged.stderr" 2>&1 &
+PIDS+=($!)
+wait_for 20 munged bash -c "munge -n -S '$WORK/munge/socket' | unmunge -S '$WORK/munge/socket' >/dev/null 2>&1"
+slurmctld -D -c -f "$SLURM_CONF" >>"$LOGS/slurmctld.stderr" 2>&1 &
+PIDS+=($!)
+wait_for 30 slurmctld bash -c 'scontrol ping | grep UP >/dev/null'
+slurmd -D -f "$SLURM_CONF" >>"$LOGS/slurmd.stderr" 2>&1 &
+PIDS+=($!)
+wait_for 30 "node $NODE idle" bash -c "sinfo -h -N -o %T | grep -x idle >/dev/null"
+log "  munged ${PIDS[0]}, slurmctld ${PIDS[1]}, slurmd ${PIDS[2]}; $(sinfo -h -N -o '%N %T %c CPUs')"
+
+log "step 3: array 0-$((K - 1)) + afterok merge"
+# One array task = one shard. exec, so the PID written is queens' own: the kill
+# below hits the counting process itself. The echo shows the pitfall that
+# --array=I alone sets SLURM_ARRAY_TASK_COUNT=1; queens ignores it (K is explicit).
+cat >"$WORK/shard.sh" <<EOF
+#!/bin/bash
+echo "task \$SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT=\$SLURM_ARRAY_TASK_COUNT, pid \$\$" >&2
+echo \$\$ >"$OUT/pid-\$SLURM_ARRAY_TASK_ID"
+exec "$QUEENS" count $N --engine mirror --shard env/$K --out-dir "$OUT" -j 1 --json
+EOF
+# submit VAR SBATCH-ARGS...: job id into VAR, and onto JOBS (not in a subshell).
+submit() { local -n id=$1; shift; id=$(sbatch --parsable --chdir="$WORK" "$@"); id=${id%%;*}; JOBS+=("$id"); }
+submit ARRAY --array=0-$((K - 1)) --job-name=queens-shard --output="$LOGS/shard-%A_%a.out" "$WORK/shard.sh"
+submit MERGE --dependency=afterok:"$ARRAY" --kill-on-invalid-dep=yes --job-name=queens-merge \
+  --output="$LOGS/merge-%j.out" --wrap="'$QUEENS' merge '$OUT'"
+log "  array job $ARRAY, merge job $MERGE (afterok:$ARRAY)"
+squeue -o '%.10i %.14j %.9T %.22r' | sed 's/^/    /'
+
+log "step 4: kill -9 task $KILL once its journal holds >= $MIN_UNITS units"
+JOURNAL=$OUT/$(printf 'shard-%04d-of-%04d.journal' "$KILL_INDEX" "$K")
+# The journal is preallocated (NUL padded), so its size says nothing: count the
+# unit records ("id count checksum" lines) instead.
+units_in() { local c; c=$(grep -acE '^[0-9]+ [0-9]+ [0-9a-f]+$' "$1" 2>/dev/null) || true; echo "${c:-0}"; }
+journaled() { (($(units_in "$JOURNAL") >= MIN_UNITS)); }
+wait_for 300 "task $KILL to journal $MIN_UNITS units" journaled
+[[ ! -e ${JOURNAL%.journal}.json ]] || die "task $KILL already finished: pick a larger N"
+PID=$(<"$OUT/pid-$KILL_INDEX")
+# Guard against PID reuse: it must be queens, inside this very array task.
+[[ $(cat "/proc/$PID/comm") == queens ]] &&
+  tr '\0' '\n' <"/proc/$PID/environ" | grep -x "SLURM_ARRAY_JOB_ID=$ARRAY" >/dev/null ||
+  die "pid $PID is not task ${ARRAY}_$KILL_INDEX's queens"
+kill -9 "$PID"
+log "  killed pid $PID (task ${ARRAY}_$KILL_INDEX) with $(units_in "$JOURNAL") units in its journal"
+failed() { [[ $(field "${ARRAY}_$KILL_INDEX" JobState) == FAILED ]]; }
+wait_for 60 "task $KILL to be FAILED" failed
+show "${ARRAY}_$KILL_INDEX"
+# afterok on the whole array can no longer hold: the merge is cancelled
+# (--kill-on-invalid-dep) or at least pending on DependencyNeverSatisfied.
+merge_dead() { [[ $(field "$MERGE" JobState) == CANCELLED || $(field "$MERGE" Reason) == DependencyNeverSatisfied ]]; }
+wait_for 120 "merge $MERGE to give up" merge_dead
+show "$MERGE"
+[[ $(field "$MERGE" JobState) == CANCELLED ]] || scancel "$MERGE"
+squeue -o '%.10i %.14j %.9T %.22r' | sed 's/^/    /'
+
+log "step 5: resubmit only index $KILL, and a new merge"
+submit RETRY --array="$KILL_INDEX" --job-name=queens-shard --output="$LOGS/shard-%A_%a.out" "$WORK/shard.sh"
+# afterany on the first array: its other tasks may still be running; the merge
+# itself proves they all succeeded (it fails on any missing or bad shard).
+submit MERGE2 --dependency=afterany:"$ARRAY",afterok:"$RETRY" --kill-on-invalid-dep=yes \
+  --job-name=queens-merge --output="$LOGS/merge-%j.out" --wrap="'$QUEENS' merge '$OUT'"
+log "  retry job $RETRY (--array=$KILL_INDEX), merge job $MERGE2 (afterany:$ARRAY,afterok:$RETRY)"
+squeue -o '%.10i %.14j %.9T %.22r' | sed 's/^/    /'
+merge2_done() { [[ $(field "$MERGE2" JobState) =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT)$ ]]; }
+wait_for 900 "merge $MERGE2 to finish" merge2_done
+
+log "step 6: results"
+for t in $(seq 0 $((K - 1))) "retry"; do
+  if [[ $t == retry ]]; then job=${RETRY}_$KILL_INDEX; f=$LOGS/shard-${RETRY}_$KILL_INDEX.out
+  else job=${ARRAY}_$t; f=$LOGS/shard-${ARRAY}_$t.out; fi
+  log "  $job: $(field "$job" JobState) $(field "$job" ExitCode) run $(field "$job" RunTime);" \
+    "$(head -1 "$f"); $(grep -o '"elapsed_secs":[0-9.]*\|"resumed_units":[0-9]*' "$f" | tr '\n' ' ')"
+done
+RESUMED=$(grep -o '"resumed_units":[0-9]*' "$LOGS/shard-${RETRY}_$KILL_INDEX.out" | cut -d: -f2) || true
+show "$MERGE2"
+log "  merge output:"
+sed 's/^/    /' "$LOGS/merge-$MERGE2.out"
+TOTAL=$(awk '$1 == "total" {print $2}' "$LOGS/merge-$MERGE2.out") || true
+[[ $(field "$MERGE2" JobState) == COMPLETED ]] || die "merge job $MERGE2 did not complete"
+((${RESUMED:-0} > 0)) || die "the resubmitted task did not resume from its journal"
+[[ $TOTAL == "${KNOWN[$N]}" ]] || die "total '$TOTAL' != OEIS ${KNOWN[$N]} for n=$N"
+log "  total $TOTAL == OEIS A000170($N); resumed $RESUMED units; wall ${SECONDS}s"
