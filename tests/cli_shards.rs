@@ -304,7 +304,7 @@ fn merge_refuses_every_kind_of_bad_set_with_one_line_each() {
 
     let other_version = set_of_four();
     edit(&file(other_version.path(), 0, 4), |v| {
-        v["version"] = "0.0.1".into()
+        v["version"] = "0.0.1".into();
     });
     merge_refuses(
         other_version.path(),
