@@ -58,7 +58,8 @@ trap 'exit 130' INT TERM
 [[ -x $QUEENS ]] || die "no queens binary at $QUEENS (cargo build --release, or set QUEENS)"
 [[ -n ${KNOWN[$N]:-} ]] || die "N must be one of ${!KNOWN[*]}"
 mkdir -p "$OUT" "$LOGS" "$WORK/state" "$WORK/spool" "$WORK/munge"
-chmod 700 "$WORK/munge" # munged refuses a key or socket dir others can write
+# munged wants its socket dir (and parents) searchable by all, writable by root only.
+chmod 755 "$WORK" "$WORK/munge"
 log "queens $QUEENS ($("$QUEENS" --version)), n=$N, $K shards, work dir $WORK"
 
 log "step 1: packages"
@@ -74,8 +75,10 @@ if ((${#need[@]})); then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
   ((made_policy)) && rm -f /usr/sbin/policy-rc.d
+  log "  installed ${need[*]}"
+else
+  log "  slurm-wlm and munge already installed"
 fi
-log "  $(sinfo --version), munge $(munged --version | awk '{print $1}')"
 
 log "step 2: single-node cluster on 127.0.0.1"
 NODE=$(hostname -s)
@@ -110,13 +113,14 @@ SelectTypeParameters=CR_Core
 NodeName=$NODE NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
 PartitionName=ci Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 EOF
+log "  $(sinfo --version) (SLURM_CONF=$SLURM_CONF), $(munged --version | awk '{print $1}')"
 mungekey --create --keyfile="$WORK/munge/key" --force
 # Foreground daemons (-D, --foreground) started with &: $! is the daemon's own PID.
 munged --foreground --key-file="$WORK/munge/key" --socket="$WORK/munge/socket" \
   --pid-file="$WORK/munge/pid" --seed-file="$WORK/munge/seed" \
   --log-file="$LOGS/munged.log" >>"$LOGS/munged.stderr" 2>&1 &
 PIDS+=($!)
-wait_for 20 munged bash -c "munge -n -S '$WORK/munge/socket' | unmunge -S '$WORK/munge/socket' >/dev/null 2>&1"
+wait_for 20 munged bash -c "munge -n -S '$WORK/munge/socket' 2>/dev/null | unmunge -S '$WORK/munge/socket' >/dev/null 2>&1"
 slurmctld -D -c -f "$SLURM_CONF" >>"$LOGS/slurmctld.stderr" 2>&1 &
 PIDS+=($!)
 wait_for 30 slurmctld bash -c 'scontrol ping | grep UP >/dev/null'
@@ -143,14 +147,14 @@ submit MERGE --dependency=afterok:"$ARRAY" --kill-on-invalid-dep=yes --job-name=
 log "  array job $ARRAY, merge job $MERGE (afterok:$ARRAY)"
 squeue -o '%.10i %.14j %.9T %.22r' | sed 's/^/    /'
 
-log "step 4: kill -9 task $KILL once its journal holds >= $MIN_UNITS units"
+log "step 4: kill -9 task $KILL_INDEX once its journal holds >= $MIN_UNITS units"
 JOURNAL=$OUT/$(printf 'shard-%04d-of-%04d.journal' "$KILL_INDEX" "$K")
 # The journal is preallocated (NUL padded), so its size says nothing: count the
 # unit records ("id count checksum" lines) instead.
 units_in() { local c; c=$(grep -acE '^[0-9]+ [0-9]+ [0-9a-f]+$' "$1" 2>/dev/null) || true; echo "${c:-0}"; }
 journaled() { (($(units_in "$JOURNAL") >= MIN_UNITS)); }
-wait_for 300 "task $KILL to journal $MIN_UNITS units" journaled
-[[ ! -e ${JOURNAL%.journal}.json ]] || die "task $KILL already finished: pick a larger N"
+wait_for 300 "task $KILL_INDEX to journal $MIN_UNITS units" journaled
+[[ ! -e ${JOURNAL%.journal}.json ]] || die "task $KILL_INDEX already finished: pick a larger N"
 PID=$(<"$OUT/pid-$KILL_INDEX")
 # Guard against PID reuse: it must be queens, inside this very array task.
 [[ $(cat "/proc/$PID/comm") == queens ]] &&
@@ -159,7 +163,7 @@ PID=$(<"$OUT/pid-$KILL_INDEX")
 kill -9 "$PID"
 log "  killed pid $PID (task ${ARRAY}_$KILL_INDEX) with $(units_in "$JOURNAL") units in its journal"
 failed() { [[ $(field "${ARRAY}_$KILL_INDEX" JobState) == FAILED ]]; }
-wait_for 60 "task $KILL to be FAILED" failed
+wait_for 60 "task $KILL_INDEX to be FAILED" failed
 show "${ARRAY}_$KILL_INDEX"
 # afterok on the whole array can no longer hold: the merge is cancelled
 # (--kill-on-invalid-dep) or at least pending on DependencyNeverSatisfied.
@@ -169,7 +173,7 @@ show "$MERGE"
 [[ $(field "$MERGE" JobState) == CANCELLED ]] || scancel "$MERGE"
 squeue -o '%.10i %.14j %.9T %.22r' | sed 's/^/    /'
 
-log "step 5: resubmit only index $KILL, and a new merge"
+log "step 5: resubmit only index $KILL_INDEX, and a new merge"
 submit RETRY --array="$KILL_INDEX" --job-name=queens-shard --output="$LOGS/shard-%A_%a.out" "$WORK/shard.sh"
 # afterany on the first array: its other tasks may still be running; the merge
 # itself proves they all succeeded (it fails on any missing or bad shard).
