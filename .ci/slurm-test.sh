@@ -9,7 +9,7 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-QUEENS=$(realpath "${QUEENS:-$REPO/target/release/queens}")
+QUEENS=$(realpath -m "${QUEENS:-$REPO/target/release/queens}")
 N=${N:-18} K=4 KILL_INDEX=${KILL_INDEX:-1}
 MIN_UNITS=5 # the killed task must have journaled at least this many units
 declare -A KNOWN=([16]=14772512 [17]=95815104 [18]=666090624)
@@ -106,6 +106,7 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
+MailProg=/bin/true
 ReturnToService=2
 MinJobAge=900
 SelectType=select/cons_tres
@@ -165,13 +166,18 @@ log "  killed pid $PID (task ${ARRAY}_$KILL_INDEX) with $(units_in "$JOURNAL") u
 failed() { [[ $(field "${ARRAY}_$KILL_INDEX" JobState) == FAILED ]]; }
 wait_for 60 "task $KILL_INDEX to be FAILED" failed
 show "${ARRAY}_$KILL_INDEX"
-# afterok on the whole array can no longer hold: the merge is cancelled
-# (--kill-on-invalid-dep) or at least pending on DependencyNeverSatisfied.
+show "$MERGE"
+# afterok on a whole array is judged when its last task ends; then the merge
+# is cancelled (--kill-on-invalid-dep) or pending on DependencyNeverSatisfied.
 merge_dead() { [[ $(field "$MERGE" JobState) == CANCELLED || $(field "$MERGE" Reason) == DependencyNeverSatisfied ]]; }
-wait_for 120 "merge $MERGE to give up" merge_dead
+wait_for 900 "merge $MERGE to give up" merge_dead
 show "$MERGE"
 [[ $(field "$MERGE" JobState) == CANCELLED ]] || scancel "$MERGE"
-squeue -o '%.10i %.14j %.9T %.22r' | sed 's/^/    /'
+# What a user would run now: merge names the missing shard and the sbatch to rerun it.
+log "  queens merge $OUT (by hand; it must fail and name index $KILL_INDEX):"
+if "$QUEENS" merge "$OUT" >"$LOGS/merge-by-hand.out" 2>&1; then die "merge passed with a shard missing"; fi
+sed 's/^/    /' "$LOGS/merge-by-hand.out"
+grep -E -- "--array=$KILL_INDEX\b" "$LOGS/merge-by-hand.out" >/dev/null || die "merge did not name index $KILL_INDEX"
 
 log "step 5: resubmit only index $KILL_INDEX, and a new merge"
 submit RETRY --array="$KILL_INDEX" --job-name=queens-shard --output="$LOGS/shard-%A_%a.out" "$WORK/shard.sh"
