@@ -11,7 +11,8 @@
 //! cost first to the least-loaded shard (LPT); the assignment each engine
 //! uses is marked `*`.
 //!
-//! `cargo bench --bench cost_model [-- N...]` (default 16 17). Prints one
+//! `cargo bench --bench cost_model [-- N... [split=D]]` (default 16 17;
+//! `split=D` gives the mirror engine's units D rows, default 2). Prints one
 //! line per engine and n, then the makespan table; results/ keeps the
 //! figures.
 
@@ -26,6 +27,9 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
+    let split = std::env::args()
+        .find_map(|a| a.strip_prefix("split=").and_then(|d| d.parse().ok()))
+        .unwrap_or(queens::DEFAULT_SPLIT_DEPTH);
     let sizes = if sizes.is_empty() {
         vec![16, 17]
     } else {
@@ -35,7 +39,8 @@ fn main() {
     let mut makespans = Vec::new();
     for n in sizes {
         for engine in [Engine::Mirror, Engine::Join] {
-            let plan = Plan::new(n, engine, &Config::default()).expect("a plan");
+            let config = Config::default().with_split_depth(split);
+            let plan = Plan::new(n, engine, &config).expect("a plan");
             let mut scratch = Scratch::default();
             let (mut costs, mut times) = (Vec::new(), Vec::new());
             for unit in plan.units() {

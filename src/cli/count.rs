@@ -35,6 +35,11 @@ use super::signals;
 /// be checked against and takes years.
 const LARGEST_KNOWN: u32 = (known::A000170.len() - 1) as u32;
 
+/// The mirror engine's split for shards: two rows give n = 18 only 136
+/// units, and 64 shards of them finish 1.4 times later than the ideal;
+/// four rows give 18,132 (results/amd-epyc-2c/2026-11-23-shards.txt).
+const SHARD_SPLIT_DEPTH: u32 = 4;
+
 #[derive(Debug, clap::Args)]
 pub struct CountArgs {
     /// Board size N (1 to 32), or an inclusive range A..B (also A..=B), as
@@ -46,10 +51,11 @@ pub struct CountArgs {
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
     threads: Option<NonZeroUsize>,
 
-    /// Rows fixed by each unit of the mirror engine (1 to 6).
-    #[arg(long, value_name = "D", default_value_t = DEFAULT_SPLIT_DEPTH,
+    /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2;
+    /// with --shard, 4].
+    #[arg(long, value_name = "D",
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
-    split_depth: u32,
+    split_depth: Option<u32>,
 
     /// Print one JSON object per board size (JSON lines).
     #[arg(long)]
@@ -194,7 +200,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
-        .with_split_depth(args.split_depth);
+        .with_split_depth(args.split_depth.unwrap_or(if args.shard.is_some() {
+            SHARD_SPLIT_DEPTH
+        } else {
+            DEFAULT_SPLIT_DEPTH
+        }));
     let mut planned = None;
     let sharded = match args.shard {
         Some(shard) => {
