@@ -9,14 +9,23 @@
 # and every host, and a `queens` binary in this directory built for the
 # hosts (`cargo build --release`, then copy target/release/queens here). The
 # binary is sent once per host (--basefile) and removed afterwards
-# (--cleanup). Each shard's files go to their own directory, out-I/, which
-# --return copies back; a failed shard is retried (--retries), on another
-# host if it can be.
+# (--cleanup). Each shard writes into its own directory, nN-I/ (N the board
+# size, I the shard); --return copies its result file back and --cleanup
+# then removes the file and the directory from the host. A failed shard is
+# retried (--retries), on another host if it can be; a retry on the same
+# host resumes from the journal the killed try left in nN-I/. Extra ssh
+# options (a port, a key, an ssh config file) go in GNU parallel's own
+# PARALLEL_SSH, e.g. PARALLEL_SSH='ssh -F ~/cluster.ssh_config'.
 #
 # Pitfalls met while testing: the --basefile path must be relative (an
 # absolute one on a host that is this machine let --cleanup delete the
 # original); do not list ':' (this machine) in HOSTS with --wd, its results
-# would stay in the work directory instead of being returned.
+# would stay in the work directory instead of being returned. --return of a
+# directory is never cleaned up (--cleanup runs rm -f on it): the results
+# stayed on the hosts and a later run with another N failed on them ("is
+# already there and is not this shard's result"), hence the file is
+# returned, and the directory is named by N so that a journal left on a
+# host by a try that finished elsewhere can only be resumed, not clash.
 set -euo pipefail
 
 HOSTS=${HOSTS:?set HOSTS to GNU parallel sshlogins, e.g. 4/user@node1,8/node2}
@@ -31,8 +40,11 @@ mkdir -p "$RESULTS"
 cd "$RESULTS"
 cp ../queens .
 
-seq 0 $((K - 1)) | parallel --sshlogin "$HOSTS" --basefile queens --return out-{} --cleanup \
+# The result's name as queens writes it: shard-IIII-of-KKKK.json, zero-padded
+# to 4 digits; {=...=} pads the shard number I.
+result="n$N-{}/shard-{=\$_=sprintf('%04d',\$_)=}-of-$(printf %04d "$K").json"
+seq 0 $((K - 1)) | parallel --sshlogin "$HOSTS" --basefile queens --return "$result" --cleanup \
   --retries "$RETRIES" --joblog joblog \
-  ./queens count "$N" --shard {}/"$K" --out-dir out-{} --threads "$THREADS" --quiet
+  ./queens count "$N" --shard {}/"$K" --out-dir n"$N"-{} --threads "$THREADS" --quiet
 
-./queens merge out-*/
+./queens merge n"$N"-*/

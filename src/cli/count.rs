@@ -199,12 +199,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             unique: args.unique,
         }
     };
-    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
-        .with_split_depth(args.split_depth.unwrap_or(if args.shard.is_some() {
+    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get)).with_split_depth(
+        args.split_depth.unwrap_or(if args.shard.is_some() {
             SHARD_SPLIT_DEPTH
         } else {
             DEFAULT_SPLIT_DEPTH
-        }));
+        }),
+    );
     let mut planned = None;
     let sharded = match args.shard {
         Some(shard) => {
