@@ -19,6 +19,7 @@
 pub mod halves;
 pub mod matcher;
 pub mod odd;
+pub mod pairs;
 pub mod quarter;
 pub mod sieve;
 
@@ -200,6 +201,9 @@ impl JoinPlan {
             return self.run_odd_job(job, middle, odd, table, scratch);
         }
         let geo = &self.geo;
+        if self.stage == Stage::FixedMiddle && geo.n % 2 == 0 && geo.n <= pairs::MAX_N {
+            return self.run_even_job(job, scratch);
+        }
         let symmetric = matches!(self.stage, Stage::Symmetric | Stage::FixedMiddle);
         let (long_falling, long_rising) = geo.long_diagonals();
         let long = long_falling | long_rising;
@@ -253,6 +257,32 @@ impl JoinPlan {
         u128::from(pairs) * u128::from(job.weight)
     }
 
+    /// [`Stage::FixedMiddle`]'s even jobs: the symmetric stage's half-boards
+    /// and weights, made by [`pairs`] and sorted by weight as they come.
+    fn run_even_job(&self, job: &Job, scratch: &mut Scratch) -> u128 {
+        let geo = &self.geo;
+        let left = &mut scratch.left;
+        left.clear();
+        pairs::left_halves(geo, &self.top_left, &self.bottom_left, job.rows, left);
+        if left.is_empty() {
+            return 0;
+        }
+        let right = &mut scratch.right;
+        right.held.iter_mut().for_each(Vec::clear);
+        pairs::right_halves(geo, &self.table, !job.rows & geo.all_rows(), right);
+        let queries = &mut scratch.queries;
+        queries.clear();
+        // Rule 2 (and rule 3 off both long diagonals): see `right_weight`.
+        let weights = [mirror_weight(geo, job.rows), 2, 4];
+        for (words, weight) in right.held.iter().zip(weights) {
+            if weight > 0 {
+                queries.extend(words.iter().map(|&w| (w, weight)));
+            }
+        }
+        let pairs = scratch.sieve.count(left, queries, geo.window_bits());
+        u128::from(pairs) * u128::from(job.weight)
+    }
+
     fn run_odd_job(
         &self,
         job: &Job,
@@ -286,6 +316,7 @@ pub struct Scratch {
     pieces: (Vec<quarter::Piece>, Vec<quarter::Piece>),
     left: Vec<u64>,
     queries: Vec<(u64, u32)>,
+    right: pairs::ByLongDiagonals,
     matcher: SlicedMatcher,
     sieve: Sieve,
 }

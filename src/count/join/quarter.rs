@@ -14,8 +14,10 @@
 //!
 //! The table is built once per board size and only read afterwards.
 
-/// A placement's diagonals, local to its square.
+/// A placement's diagonals, local to its square. `repr(C)`: the pairing
+/// loop of [`pairs`](super::pairs) reads one as a `u64`, falling mask low.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct Piece {
     /// Falling diagonals used, bit `c - r + q - 1`.
     pub falling: u32,
