@@ -201,7 +201,7 @@ impl JoinPlan {
             return self.run_odd_job(job, middle, odd, table, scratch);
         }
         let geo = &self.geo;
-        if self.stage == Stage::FixedMiddle && geo.n % 2 == 0 && geo.n <= pairs::MAX_N {
+        if self.stage == Stage::FixedMiddle && geo.n.is_multiple_of(2) && geo.n <= pairs::MAX_N {
             return self.run_even_job(job, scratch);
         }
         let symmetric = matches!(self.stage, Stage::Symmetric | Stage::FixedMiddle);

@@ -53,7 +53,7 @@ struct Frame {
 
 impl Frame {
     fn new(geo: &Geometry, side: Side) -> Self {
-        debug_assert!(geo.n % 2 == 0 && geo.n <= MAX_N);
+        debug_assert!(geo.n.is_multiple_of(2) && geo.n <= MAX_N);
         Self {
             h: geo.h,
             n: geo.n,
@@ -262,11 +262,7 @@ mod simd {
         }
         let mut ends = [std::ptr::null_mut::<u64>(); 3];
         for (end, out) in ends.iter_mut().zip(&mut outs[..used]) {
-            // SAFETY: `len` is within the allocation.
-            #[allow(unsafe_code)]
-            {
-                *end = unsafe { out.as_mut_ptr().add(out.len()) };
-            }
+            *end = out.spare_capacity_mut().as_mut_ptr().cast();
         }
         // Stores the `lanes` of `words` at `*end` and moves `*end` past them.
         let store = |end: &mut *mut u64, lanes: __mmask8, words: __m512i| {
