@@ -123,24 +123,32 @@ enum Built {
 /// per chunk and one `vpopcntq` per block, does (see results/).
 mod simd {
     use super::{CHUNK, ENTRIES, count_sliced};
+    #[cfg(target_arch = "x86_64")]
+    use super::{count_avx128, count_avx256, count_popcnt};
 
     pub fn count<const L: usize>(table: &[[u64; L]], queries: &[(u64, u32)], chunks: usize) -> u64 {
         #[cfg(target_arch = "x86_64")]
-        if L == 8 && avx512() {
-            // A [u64; L] with L == 8 is a [u64; 8]: same size and layout.
-            let wide: &[[u64; 8]] = bytemuck_cast(table);
-            // SAFETY: `avx512()` checked that the CPU has every feature
-            // `count_avx512` enables.
+        if avx512() {
+            // SAFETY (each arm): `avx512()` checked every feature the
+            // kernel enables, and `cast` only reinterprets `[u64; L]` as the
+            // same type.
             #[allow(unsafe_code)]
-            return unsafe { count_avx512(wide, queries, chunks) };
+            return unsafe {
+                match L {
+                    8 => count_avx512(cast::<L, 8>(table), queries, chunks),
+                    4 => count_avx256(cast::<L, 4>(table), queries, chunks),
+                    2 => count_avx128(cast::<L, 2>(table), queries, chunks),
+                    _ => count_popcnt(cast::<L, 1>(table), queries, chunks),
+                }
+            };
         }
         count_sliced::<L>(table, queries, chunks)
     }
 
-    /// `&[[u64; L]]` as `&[[u64; 8]]`, for `L == 8` only.
-    fn bytemuck_cast<const L: usize>(table: &[[u64; L]]) -> &[[u64; 8]] {
-        assert_eq!(L, 8);
-        // SAFETY: L == 8, so both element types are [u64; 8]: same size,
+    /// `&[[u64; L]]` as `&[[u64; M]]`, for `L == M` only.
+    fn cast<const L: usize, const M: usize>(table: &[[u64; L]]) -> &[[u64; M]] {
+        assert_eq!(L, M);
+        // SAFETY: L == M, so both element types are [u64; L]: same size,
         // alignment and validity; the length is unchanged.
         #[allow(unsafe_code)]
         unsafe {
@@ -157,7 +165,9 @@ mod simd {
         *USE.get_or_init(|| {
             std::env::var_os("QUEENS_NO_AVX512").is_none()
                 && has!("avx512f")
+                && has!("avx512vl")
                 && has!("avx512vpopcntdq")
+                && has!("popcnt")
         })
     }
 
@@ -224,6 +234,123 @@ mod simd {
         }
         total
     }
+}
+
+/// The AVX-512VL loops for blocks of 256 and 128 lanes, and the `popcnt`
+/// loop for 64: the same sum as `count_avx512_fixed`, one vector (or
+/// word) per block entry. The sieve splits a job's words into buckets of a
+/// few hundred, which land here; on the portable loop, with its popcount
+/// done in software on baseline x86-64, they made n = 20 slower than no
+/// sieve at all.
+#[cfg(target_arch = "x86_64")]
+macro_rules! narrow_kernel {
+    ($name:ident, $fixed:ident, $lanes:literal, $vec:ty, $load:ident, $and:ident,
+     $popcnt:ident, $add:ident, $sll:ident, $zero:ident, $store:ident) => {
+        #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq")]
+        fn $name(table: &[[u64; $lanes]], queries: &[(u64, u32)], chunks: usize) -> u64 {
+            match chunks {
+                1 => $fixed::<1>(table, queries),
+                2 => $fixed::<2>(table, queries),
+                3 => $fixed::<3>(table, queries),
+                4 => $fixed::<4>(table, queries),
+                5 => $fixed::<5>(table, queries),
+                6 => $fixed::<6>(table, queries),
+                7 => $fixed::<7>(table, queries),
+                8 => $fixed::<8>(table, queries),
+                9 => $fixed::<9>(table, queries),
+                10 => $fixed::<10>(table, queries),
+                _ => unreachable!("a window of at most 2 * (24 - 1) bits has at most 10 chunks"),
+            }
+        }
+
+        #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq")]
+        fn $fixed<const C: usize>(table: &[[u64; $lanes]], queries: &[(u64, u32)]) -> u64 {
+            use std::arch::x86_64::{
+                _mm_cvtsi32_si128, $add, $and, $load, $popcnt, $sll, $store, $zero,
+            };
+            let entry = |entries: &[[u64; $lanes]], index: u64| -> $vec {
+                let entry: &[u64; $lanes] = &entries[index as usize];
+                // SAFETY: `entry` is readable for the vector's width; the
+                // load is unaligned.
+                #[allow(unsafe_code)]
+                unsafe {
+                    $load(entry.as_ptr().cast())
+                }
+            };
+            let mut total = 0u64;
+            for block in table.chunks_exact(C * ENTRIES) {
+                let mut sum = $zero();
+                let mut odd_weights = 0u64;
+                for &(q, w) in queries {
+                    let mut acc = entry(block, q & (ENTRIES as u64 - 1));
+                    for chunk in 1..C {
+                        let index = (q >> (CHUNK as usize * chunk)) & (ENTRIES as u64 - 1);
+                        acc = $and(acc, entry(&block[chunk * ENTRIES..], index));
+                    }
+                    let matches = $popcnt(acc);
+                    if w.is_power_of_two() {
+                        let shift = _mm_cvtsi32_si128(w.trailing_zeros() as i32);
+                        sum = $add(sum, $sll(matches, shift));
+                    } else {
+                        let mut lanes = [0u64; $lanes];
+                        // SAFETY: `lanes` is writable for the vector's width.
+                        #[allow(unsafe_code)]
+                        unsafe {
+                            $store(lanes.as_mut_ptr().cast(), matches);
+                        }
+                        odd_weights += u64::from(w) * lanes.iter().sum::<u64>();
+                    }
+                }
+                let mut lanes = [0u64; $lanes];
+                // SAFETY: `lanes` is writable for the vector's width.
+                #[allow(unsafe_code)]
+                unsafe {
+                    $store(lanes.as_mut_ptr().cast(), sum);
+                }
+                total += lanes.iter().sum::<u64>() + odd_weights;
+            }
+            total
+        }
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::{__m128i, __m256i};
+
+#[cfg(target_arch = "x86_64")]
+narrow_kernel!(
+    count_avx256,
+    count_avx256_fixed,
+    4,
+    __m256i,
+    _mm256_loadu_si256,
+    _mm256_and_si256,
+    _mm256_popcnt_epi64,
+    _mm256_add_epi64,
+    _mm256_sll_epi64,
+    _mm256_setzero_si256,
+    _mm256_storeu_si256
+);
+#[cfg(target_arch = "x86_64")]
+narrow_kernel!(
+    count_avx128,
+    count_avx128_fixed,
+    2,
+    __m128i,
+    _mm_loadu_si128,
+    _mm_and_si128,
+    _mm_popcnt_epi64,
+    _mm_add_epi64,
+    _mm_sll_epi64,
+    _mm_setzero_si128,
+    _mm_storeu_si128
+);
+
+/// Blocks of 64 lanes: one word per entry, the hardware `popcnt`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn count_popcnt(table: &[[u64; 1]], queries: &[(u64, u32)], chunks: usize) -> u64 {
+    count_sliced::<1>(table, queries, chunks)
 }
 
 /// Fills `table` with the chunk tables of every block of `stored`.
