@@ -129,10 +129,9 @@ mod simd {
     pub fn count<const L: usize>(table: &[[u64; L]], queries: &[(u64, u32)], chunks: usize) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if avx512() {
-            // SAFETY (each arm): `avx512()` checked every feature the
-            // kernel enables, and `cast` only reinterprets `[u64; L]` as the
-            // same type.
             #[allow(unsafe_code)]
+            // SAFETY: `avx512()` checked every feature each kernel enables,
+            // and `cast` only reinterprets `[u64; L]` as the same type.
             return unsafe {
                 match L {
                     8 => count_avx512(cast::<L, 8>(table), queries, chunks),
