@@ -31,6 +31,10 @@ pub struct Sieve {
     matcher: SlicedMatcher,
     stored: Vec<u64>,
     queries: Vec<(u64, u32)>,
+    /// Each word's value on all `MAX_CUTS` ranked cut bits, computed once
+    /// and used for the histograms and both bucketings.
+    stored_cuts: Vec<u8>,
+    query_cuts: Vec<u8>,
 }
 
 impl Sieve {
@@ -38,15 +42,37 @@ impl Sieve {
     /// (words of the low `bits` bits), bucketing on the cuts this job
     /// pays for.
     pub fn count(&mut self, stored: &[u64], queries: &[(u64, u32)], bits: u32) -> u64 {
-        let cuts = choose_cuts(stored, queries, bits);
-        if cuts.is_empty() {
+        // Choosing costs a few passes over the words; it can only pay back
+        // when matching (about stored * queries / 64 block visits) dwarfs
+        // that. Measured at n = 18, where few jobs are this big: a sieve on
+        // every job took 7.5 s of CPU against 5.1 s without.
+        if stored.len() < MIN_SIDE || queries.len() < MIN_SIDE || bits < MAX_CUTS as u32 {
             return self.matcher.count(stored, queries, bits);
         }
-        let k = cuts.len();
-        let stored_at = bucket_by(stored, &mut self.stored, |&s| {
-            !cut_value(s, &cuts) & ((1 << k) - 1)
-        });
-        let queries_at = bucket_by(queries, &mut self.queries, |&(q, _)| cut_value(q, &cuts));
+        let ranked = rank_bits(stored, queries, bits);
+        self.stored_cuts.clear();
+        self.stored_cuts
+            .extend(stored.iter().map(|&s| cut_value(s, &ranked)));
+        self.query_cuts.clear();
+        self.query_cuts
+            .extend(queries.iter().map(|&(q, _)| cut_value(q, &ranked)));
+        let mut stored_by = [0u64; BUCKETS];
+        self.stored_cuts
+            .iter()
+            .for_each(|&v| stored_by[usize::from(v)] += 1);
+        let mut queries_by = [0u64; BUCKETS];
+        self.query_cuts
+            .iter()
+            .for_each(|&v| queries_by[usize::from(v)] += 1);
+        let k = (0..=MAX_CUTS)
+            .min_by_key(|&k| block_visits(&stored_by, &queries_by, k))
+            .unwrap_or(0);
+        if k == 0 {
+            return self.matcher.count(stored, queries, bits);
+        }
+        let mask = (1u8 << k) - 1;
+        let stored_at = bucket_by(stored, &self.stored_cuts, &mut self.stored, |v| !v & mask);
+        let queries_at = bucket_by(queries, &self.query_cuts, &mut self.queries, |v| v & mask);
         let mut total = 0;
         for bucket in 0..1usize << k {
             let words = &self.stored[stored_at[bucket]..stored_at[bucket + 1]];
@@ -72,25 +98,26 @@ impl Sieve {
     }
 }
 
-/// The value of the cut bits of `word`, the first cut as bit 0.
+/// The value of the cut bits of `word`, the first cut as bit 0: one
+/// shift and mask per cut, unrolled.
 #[inline]
-fn cut_value(word: u64, cuts: &[u32]) -> usize {
-    cuts.iter()
-        .enumerate()
-        .map(|(i, &bit)| (((word >> bit) & 1) as usize) << i)
-        .sum()
+fn cut_value(word: u64, cuts: &[u32; MAX_CUTS]) -> u8 {
+    let bit = |i: usize| (((word >> cuts[i]) & 1) as u8) << i;
+    bit(0) | bit(1) | bit(2) | bit(3) | bit(4)
 }
 
-/// Counting sort of `items` into `out` by `key` (below `BUCKETS`); returns
-/// the start of each bucket, and the end as the last entry.
+/// Counting sort of `items` into `out` by `key(values[i])` (below
+/// `BUCKETS`); returns the start of each bucket, and the end as the last
+/// entry.
 fn bucket_by<T: Copy>(
     items: &[T],
+    values: &[u8],
     out: &mut Vec<T>,
-    key: impl Fn(&T) -> usize,
+    key: impl Fn(u8) -> u8,
 ) -> [usize; BUCKETS + 1] {
     let mut at = [0usize; BUCKETS + 1];
-    for item in items {
-        at[key(item) + 1] += 1;
+    for &v in values {
+        at[usize::from(key(v)) + 1] += 1;
     }
     for b in 0..BUCKETS {
         at[b + 1] += at[b];
@@ -98,24 +125,17 @@ fn bucket_by<T: Copy>(
     let mut next = at;
     out.clear();
     out.resize(items.len(), items[0]);
-    for item in items {
-        let b = key(item);
+    for (item, &v) in items.iter().zip(values) {
+        let b = usize::from(key(v));
         out[next[b]] = *item;
         next[b] += 1;
     }
     at
 }
 
-/// The cut bits for this job: the bits set most often on both sides, as
-/// many as minimise the estimated block visits (none for small jobs).
-fn choose_cuts(stored: &[u64], queries: &[(u64, u32)], bits: u32) -> Vec<u32> {
-    // Choosing costs a few passes over the words; it can only pay back when
-    // matching (about stored * queries / 64 block visits) dwarfs that.
-    // Measured at n = 18, where few jobs are this big: a sieve on every job
-    // took 7.5 s of CPU against 5.1 s without.
-    if stored.len() < MIN_SIDE || queries.len() < MIN_SIDE {
-        return Vec::new();
-    }
+/// The `MAX_CUTS` window bits set most often on both sides (sampled),
+/// most often first.
+fn rank_bits(stored: &[u64], queries: &[(u64, u32)], bits: u32) -> [u32; MAX_CUTS] {
     let mut in_stored = [0u64; 64];
     let mut in_queries = [0u64; 64];
     for &s in stored.iter().step_by(stored.len() / SAMPLE) {
@@ -126,23 +146,7 @@ fn choose_cuts(stored: &[u64], queries: &[(u64, u32)], bits: u32) -> Vec<u32> {
     }
     let mut ranked: Vec<u32> = (0..bits).collect();
     ranked.sort_by_key(|&t| std::cmp::Reverse(in_stored[t as usize] * in_queries[t as usize]));
-    ranked.truncate(MAX_CUTS);
-
-    // One pass for all k: the cut values on all MAX_CUTS bits; those on the
-    // first k bits are their low k bits.
-    let mut stored_by = [0u64; BUCKETS];
-    for &s in stored {
-        stored_by[cut_value(s, &ranked)] += 1;
-    }
-    let mut queries_by = [0u64; BUCKETS];
-    for &(q, _) in queries {
-        queries_by[cut_value(q, &ranked)] += 1;
-    }
-    let best = (0..=MAX_CUTS)
-        .min_by_key(|&k| block_visits(&stored_by, &queries_by, k))
-        .unwrap_or(0);
-    ranked.truncate(best);
-    ranked
+    std::array::from_fn(|i| ranked[i])
 }
 
 fn tally(mut word: u64, counts: &mut [u64; 64]) {
@@ -192,8 +196,9 @@ mod tests {
 
     #[test]
     fn cut_values_read_the_cut_bits_in_order() {
-        assert_eq!(cut_value(0b1010, &[1, 3]), 0b11);
-        assert_eq!(cut_value(0b1010, &[3, 0]), 0b01);
+        assert_eq!(cut_value(0b1010, &[1, 3, 5, 6, 7]), 0b11);
+        assert_eq!(cut_value(0b1010, &[3, 0, 5, 6, 7]), 0b01);
+        assert_eq!(cut_value(1 << 40, &[3, 0, 5, 6, 40]), 0b10000);
     }
 
     #[test]
@@ -213,10 +218,6 @@ mod tests {
             let queries: Vec<(u64, u32)> = (0..asked)
                 .map(|i| (next() & next() & ((1 << 34) - 1), 1 + i % 4))
                 .collect();
-            assert_eq!(
-                choose_cuts(&stored, &queries, 34).is_empty(),
-                len < MIN_SIDE
-            );
             assert_eq!(
                 sieve.count(&stored, &queries, 34),
                 count_naive(&stored, &queries),
