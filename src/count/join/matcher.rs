@@ -9,8 +9,8 @@
 //! for every chunk, the AND of the columns of each of its 32 subsets is
 //! precomputed: a query costs one AND per chunk per block, and a popcount.
 //!
-//! Lanes past the end of the stored words are cleared in the first chunk's
-//! table, so padding never counts, even for the all-zero query. Small sets
+//! Lanes past the end of the stored words are set in no table entry, so
+//! padding never counts, even for the all-zero query. Small sets
 //! use narrow blocks (`L` = 1, 2 or 4) rather than being padded to 512.
 //!
 //! Nothing here allocates once its buffers have grown to a job's size.
@@ -44,18 +44,15 @@ pub struct SlicedMatcher {
     built: Built,
 }
 
-/// The chunk tables of a stored set, `blocks * chunks * 32` entries, and
-/// the column buffer they are built from.
+/// The chunk tables of a stored set, `blocks * chunks * 32` entries.
 struct Tables<const L: usize> {
     entries: Vec<[u64; L]>,
-    columns: Vec<[u64; L]>,
 }
 
 impl<const L: usize> Default for Tables<L> {
     fn default() -> Self {
         Self {
             entries: Vec::new(),
-            columns: Vec::new(),
         }
     }
 }
@@ -353,41 +350,42 @@ fn count_popcnt(table: &[[u64; 1]], queries: &[(u64, u32)], chunks: usize) -> u6
 }
 
 /// Fills `table` with the chunk tables of every block of `stored`.
+///
+/// Entry `U` of a chunk has lane `k` set iff word `k` has none of the
+/// chunk's bits in `U`, i.e. `U` is a subset of the bits word `k` lacks.
+/// So each word sets its lane in one entry, the one of exactly the bits it
+/// lacks, and an OR over supersets (five passes of sixteen ORs) spreads it
+/// to every subset. Lanes past the stored words are never set, so padding
+/// never counts. This replaced building one column per window bit, lane by
+/// set bit, and then each entry as the AND of its columns (see the step
+/// table in results/).
 fn build<const L: usize>(tables: &mut Tables<L>, stored: &[u64], chunks: usize) -> usize {
     let lanes = 64 * L;
     let blocks = stored.len().div_ceil(lanes);
-    let Tables {
-        entries: table,
-        columns,
-    } = tables;
+    let table = &mut tables.entries;
     table.clear();
     table.resize(blocks * chunks * ENTRIES, [0; L]);
-    columns.clear();
-    columns.resize(chunks * CHUNK as usize, [0; L]);
     for (block, words) in stored.chunks(lanes).enumerate() {
-        // Column t, lane k: word k lacks bit t. Start from "lacks every bit"
-        // for the real lanes (padding lanes stay 0 in chunk 0 below).
-        let mut valid = [0u64; L];
-        for k in 0..words.len() {
-            valid[k / 64] |= 1 << (k % 64);
-        }
-        columns.fill([!0; L]);
+        let entries = &mut table[block * chunks * ENTRIES..][..chunks * ENTRIES];
         for (k, &word) in words.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                let t = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                columns[t][k / 64] &= !(1 << (k % 64));
+            let lane = 1u64 << (k % 64);
+            let mut rest = word;
+            for chunk in entries.chunks_exact_mut(ENTRIES) {
+                let lacks = !rest as usize & (ENTRIES - 1);
+                chunk[lacks][k / 64] |= lane;
+                rest >>= CHUNK;
             }
         }
-        for chunk in 0..chunks {
-            let entries = &mut table[(block * chunks + chunk) * ENTRIES..][..ENTRIES];
-            entries[0] = if chunk == 0 { valid } else { [!0; L] };
-            for subset in 1..ENTRIES {
-                let low = subset.trailing_zeros() as usize;
-                let column = &columns[chunk * CHUNK as usize + low];
-                let rest = entries[subset & (subset - 1)];
-                entries[subset] = std::array::from_fn(|i| rest[i] & column[i]);
+        for chunk in entries.chunks_exact_mut(ENTRIES) {
+            for bit in 0..CHUNK as usize {
+                let bit = 1 << bit;
+                for subset in (0..ENTRIES).filter(|u| u & bit == 0) {
+                    let superset = chunk[subset | bit];
+                    let entry = &mut chunk[subset];
+                    for i in 0..L {
+                        entry[i] |= superset[i];
+                    }
+                }
             }
         }
     }
