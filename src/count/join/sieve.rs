@@ -70,7 +70,7 @@ impl Sieve {
         if k == 0 {
             return self.matcher.count(stored, queries, bits);
         }
-        let mask = (1u8 << k) - 1;
+        let mask = ((1u16 << k) - 1) as u8;
         let stored_at = bucket_by(stored, &self.stored_cuts, &mut self.stored, |v| !v & mask);
         let queries_at = bucket_by(queries, &self.query_cuts, &mut self.queries, |v| v & mask);
         let mut total = 0;
@@ -102,8 +102,11 @@ impl Sieve {
 /// shift and mask per cut, unrolled.
 #[inline]
 fn cut_value(word: u64, cuts: &[u32; MAX_CUTS]) -> u8 {
-    let bit = |i: usize| (((word >> cuts[i]) & 1) as u8) << i;
-    bit(0) | bit(1) | bit(2) | bit(3) | bit(4)
+    let mut value = 0;
+    for (i, &cut) in cuts.iter().enumerate() {
+        value |= (((word >> cut) & 1) as u8) << i;
+    }
+    value
 }
 
 /// Counting sort of `items` into `out` by `key(values[i])` (below
