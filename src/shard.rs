@@ -432,6 +432,20 @@ pub fn merge(plan: &Plan, files: &[(String, ShardFile)]) -> Merge {
         });
         return merge;
     }
+    if first.shards == 0 || first.shards > MAX_SHARDS {
+        // Nothing can be dealt among them, and listing the missing ones
+        // would take memory in proportion to K.
+        merge.problems.push(Problem::Unusable {
+            files: files.len(),
+            example: first_name.clone(),
+            why: format!(
+                "{} shards is not a shard count (1 to {MAX_SHARDS})",
+                first.shards
+            ),
+        });
+        merge.shards = 0;
+        return merge;
+    }
     let assignment = Assignment::for_engine(plan.engine());
 
     let mut other_run = Vec::new();
