@@ -112,9 +112,7 @@ pub fn left_halves(
     let frame = Frame::new(geo, Side::Left);
     let mut outs = [std::mem::take(out), Vec::new(), Vec::new()];
     for_each_pair_group(geo, tops, bottoms, rows, |top_group, bottom_group| {
-        for top in top_group {
-            pair_one::<false>(frame, top, bottom_group, (0, 0), &mut outs);
-        }
+        pair_group::<false>(frame, top_group, bottom_group, (0, 0), &mut outs);
     });
     let [words, _, _] = outs;
     *out = words;
@@ -126,9 +124,7 @@ pub fn right_halves(geo: &Geometry, table: &QuarterTable, rows: u32, out: &mut B
     let frame = Frame::new(geo, Side::Right);
     let long = geo.long_diagonals();
     for_each_pair_group(geo, table, table, rows, |top_group, bottom_group| {
-        for top in top_group {
-            pair_one::<true>(frame, top, bottom_group, long, &mut out.held);
-        }
+        pair_group::<true>(frame, top_group, bottom_group, long, &mut out.held);
     });
 }
 
@@ -158,13 +154,14 @@ fn for_each_pair_group(
     });
 }
 
-/// Appends the words of `top` paired with each bottom piece it does not
-/// meet: with `SORT`, to `outs[k]`, `k` the number of the bits of `long`
-/// (one per long diagonal) the word holds; without, to `outs[0]`.
+/// Appends the words of each top piece of `tops` paired with each bottom
+/// piece it does not meet: with `SORT`, to `outs[k]`, `k` the number of
+/// the bits of `long` (one per long diagonal) the word holds; without, to
+/// `outs[0]`.
 #[inline]
-fn pair_one<const SORT: bool>(
+fn pair_group<const SORT: bool>(
     frame: Frame,
-    top: &Piece,
+    tops: &[Piece],
     bottoms: &[Piece],
     long: (u64, u64),
     outs: &mut [Vec<u64>; 3],
@@ -174,14 +171,16 @@ fn pair_one<const SORT: bool>(
         // SAFETY: `available()` checked that the CPU has AVX-512F.
         #[allow(unsafe_code)]
         unsafe {
-            simd::pair_one::<SORT>(frame, top, bottoms, long, outs);
+            simd::pair_group::<SORT>(frame, tops, bottoms, long, outs);
         }
         return;
     }
-    pair_one_portable::<SORT>(frame, top, bottoms, long, outs);
+    for top in tops {
+        pair_one_portable::<SORT>(frame, top, bottoms, long, outs);
+    }
 }
 
-/// [`pair_one`], one candidate at a time.
+/// [`pair_group`] for one top piece, one candidate at a time.
 fn pair_one_portable<const SORT: bool>(
     frame: Frame,
     top: &Piece,
@@ -220,7 +219,7 @@ mod simd {
         })
     }
 
-    /// [`super::pair_one`] eight bottom pieces at a time: one `vptestnmq`
+    /// [`super::pair_group`], eight bottom pieces at a time: one `vptestnmq`
     /// finds the bottoms the top does not meet, and their words are packed
     /// to the front of a register (`vpcompressq`) and stored whole, the
     /// lanes past the kept ones landing in spare capacity that the next
@@ -230,9 +229,9 @@ mod simd {
     /// they hold; without, all to `outs[0]`. The last group of fewer than
     /// eight is read with a masked load.
     #[target_feature(enable = "avx512f")]
-    pub fn pair_one<const SORT: bool>(
+    pub fn pair_group<const SORT: bool>(
         frame: Frame,
-        top: &Piece,
+        tops: &[Piece],
         bottoms: &[Piece],
         long: (u64, u64),
         outs: &mut [Vec<u64>; 3],
@@ -242,8 +241,6 @@ mod simd {
             _mm512_maskz_loadu_epi64, _mm512_or_si512, _mm512_set1_epi64, _mm512_sll_epi64,
             _mm512_srl_epi64, _mm512_storeu_si512, _mm512_test_epi64_mask, _mm512_testn_epi64_mask,
         };
-        let probe = _mm512_set1_epi64(frame.probe(top) as i64);
-        let top_word = _mm512_set1_epi64(frame.top_word(top) as i64);
         let family = _mm512_set1_epi64(frame.family as i64);
         let (falling_shift, rising_shift) = match frame.side {
             Side::Left => (frame.h, 32),
@@ -256,60 +253,64 @@ mod simd {
         let long_rising = _mm512_set1_epi64(long.1 as i64);
 
         let used = if SORT { 3 } else { 1 };
-        // Room for every bottom, plus one whole store's overhang.
-        for out in &mut outs[..used] {
-            out.reserve(bottoms.len() + 8);
-        }
-        let mut ends = [std::ptr::null_mut::<u64>(); 3];
-        for (end, out) in ends.iter_mut().zip(&mut outs[..used]) {
-            *end = out.spare_capacity_mut().as_mut_ptr().cast();
-        }
-        // Stores the `lanes` of `words` at `*end` and moves `*end` past them.
-        let store = |end: &mut *mut u64, lanes: __mmask8, words: __m512i| {
-            let packed = _mm512_maskz_compress_epi64(lanes, words);
-            // SAFETY: `*end` has at least 8 words of reserved room after it:
-            // `bottoms.len() + 8` were reserved and at most one word per
-            // bottom has been kept before this store.
-            #[allow(unsafe_code)]
-            unsafe {
-                _mm512_storeu_si512(end.cast(), packed);
-                *end = end.add(lanes.count_ones() as usize);
+        for top in tops {
+            let probe = _mm512_set1_epi64(frame.probe(top) as i64);
+            let top_word = _mm512_set1_epi64(frame.top_word(top) as i64);
+            // Room for every bottom, plus one whole store's overhang.
+            for out in &mut outs[..used] {
+                out.reserve(bottoms.len() + 8);
             }
-        };
-        for eight in bottoms.chunks(8) {
-            let valid: __mmask8 = u8::MAX >> (8 - eight.len());
-            // SAFETY: `eight` holds `eight.len()` `Piece`s, `repr(C)` pairs
-            // of u32, each lane `falling | rising << 32`; the mask reads only
-            // those lanes, unaligned.
-            #[allow(unsafe_code)]
-            let pieces = unsafe { _mm512_maskz_loadu_epi64(valid, eight.as_ptr().cast()) };
-            let free = _mm512_testn_epi64_mask(probe, pieces) & valid;
-            if free == 0 {
-                continue;
+            let mut ends = [std::ptr::null_mut::<u64>(); 3];
+            for (end, out) in ends.iter_mut().zip(&mut outs[..used]) {
+                *end = out.spare_capacity_mut().as_mut_ptr().cast();
             }
-            let falling = _mm512_and_si512(_mm512_srl_epi64(pieces, falling_shift), family);
-            let rising = _mm512_and_si512(_mm512_srl_epi64(pieces, rising_shift), family);
-            let words = _mm512_or_si512(
-                top_word,
-                _mm512_or_si512(falling, _mm512_sll_epi64(rising, up)),
-            );
-            if SORT {
-                let on_falling = _mm512_test_epi64_mask(words, long_falling);
-                let on_rising = _mm512_test_epi64_mask(words, long_rising);
-                store(&mut ends[0], free & !(on_falling | on_rising), words);
-                store(&mut ends[1], free & (on_falling ^ on_rising), words);
-                store(&mut ends[2], free & on_falling & on_rising, words);
-            } else {
-                store(&mut ends[0], free, words);
+            // Stores the `lanes` of `words` at `*end` and moves `*end` past them.
+            let store = |end: &mut *mut u64, lanes: __mmask8, words: __m512i| {
+                let packed = _mm512_maskz_compress_epi64(lanes, words);
+                // SAFETY: `*end` has at least 8 words of reserved room after it:
+                // `bottoms.len() + 8` were reserved and at most one word per
+                // bottom has been kept before this store.
+                #[allow(unsafe_code)]
+                unsafe {
+                    _mm512_storeu_si512(end.cast(), packed);
+                    *end = end.add(lanes.count_ones() as usize);
+                }
+            };
+            for eight in bottoms.chunks(8) {
+                let valid: __mmask8 = u8::MAX >> (8 - eight.len());
+                // SAFETY: `eight` holds `eight.len()` `Piece`s, `repr(C)` pairs
+                // of u32, each lane `falling | rising << 32`; the mask reads only
+                // those lanes, unaligned.
+                #[allow(unsafe_code)]
+                let pieces = unsafe { _mm512_maskz_loadu_epi64(valid, eight.as_ptr().cast()) };
+                let free = _mm512_testn_epi64_mask(probe, pieces) & valid;
+                if free == 0 {
+                    continue;
+                }
+                let falling = _mm512_and_si512(_mm512_srl_epi64(pieces, falling_shift), family);
+                let rising = _mm512_and_si512(_mm512_srl_epi64(pieces, rising_shift), family);
+                let words = _mm512_or_si512(
+                    top_word,
+                    _mm512_or_si512(falling, _mm512_sll_epi64(rising, up)),
+                );
+                if SORT {
+                    let on_falling = _mm512_test_epi64_mask(words, long_falling);
+                    let on_rising = _mm512_test_epi64_mask(words, long_rising);
+                    store(&mut ends[0], free & !(on_falling | on_rising), words);
+                    store(&mut ends[1], free & (on_falling ^ on_rising), words);
+                    store(&mut ends[2], free & on_falling & on_rising, words);
+                } else {
+                    store(&mut ends[0], free, words);
+                }
             }
-        }
-        for (end, out) in ends.iter().zip(&mut outs[..used]) {
-            // SAFETY: the words up to `end` are initialised (the old ones and
-            // those stored above) and within the capacity.
-            #[allow(unsafe_code)]
-            unsafe {
-                let len = end.offset_from(out.as_ptr()) as usize;
-                out.set_len(len);
+            for (end, out) in ends.iter().zip(&mut outs[..used]) {
+                // SAFETY: the words up to `end` are initialised (the old ones and
+                // those stored above) and within the capacity.
+                #[allow(unsafe_code)]
+                unsafe {
+                    let len = end.offset_from(out.as_ptr()) as usize;
+                    out.set_len(len);
+                }
             }
         }
     }
@@ -383,10 +384,11 @@ mod tests {
                             let long = geo.long_diagonals();
                             let mut a = [vec![1, 2, 3], vec![4], vec![]];
                             let mut b = a.clone();
-                            pair_one::<true>(frame, top, some, long, &mut a);
+                            let one = std::slice::from_ref(top);
+                            pair_group::<true>(frame, one, some, long, &mut a);
                             pair_one_portable::<true>(frame, top, some, long, &mut b);
                             assert_eq!(a, b, "n = {n}, {side:?}, {len}");
-                            pair_one::<false>(frame, top, some, long, &mut a);
+                            pair_group::<false>(frame, one, some, long, &mut a);
                             pair_one_portable::<false>(frame, top, some, long, &mut b);
                             assert_eq!(a, b, "n = {n}, {side:?}, {len}");
                         }
