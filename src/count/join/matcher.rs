@@ -116,12 +116,12 @@ enum Built {
 ///
 /// Measured at n = 18 on one thread (AMD EPYC, Zen 5): the safe loop
 /// compiled with AVX-512 enabled gains nothing over SSE2 (LLVM keeps a
-/// scalar popcount per lane), while the explicit loop below, one 512-bit AND
+/// scalar popcount per lane), while the explicit loops (`sliced_kernel!`), one 512-bit AND
 /// per chunk and one `vpopcntq` per block, does (see results/).
 mod simd {
-    use super::{CHUNK, ENTRIES, count_sliced};
+    use super::count_sliced;
     #[cfg(target_arch = "x86_64")]
-    use super::{count_avx128, count_avx256, count_popcnt};
+    use super::{count_avx128, count_avx256, count_avx512, count_popcnt};
 
     pub fn count<const L: usize>(table: &[[u64; L]], queries: &[(u64, u32)], chunks: usize) -> u64 {
         #[cfg(target_arch = "x86_64")]
@@ -166,80 +166,21 @@ mod simd {
                 && has!("popcnt")
         })
     }
-
-    /// The AVX-512 loop for `chunks` chunks: a copy per chunk count, so
-    /// that the chunk loop is unrolled.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-    fn count_avx512(table: &[[u64; 8]], queries: &[(u64, u32)], chunks: usize) -> u64 {
-        match chunks {
-            1 => count_avx512_fixed::<1>(table, queries),
-            2 => count_avx512_fixed::<2>(table, queries),
-            3 => count_avx512_fixed::<3>(table, queries),
-            4 => count_avx512_fixed::<4>(table, queries),
-            5 => count_avx512_fixed::<5>(table, queries),
-            6 => count_avx512_fixed::<6>(table, queries),
-            7 => count_avx512_fixed::<7>(table, queries),
-            8 => count_avx512_fixed::<8>(table, queries),
-            9 => count_avx512_fixed::<9>(table, queries),
-            10 => count_avx512_fixed::<10>(table, queries),
-            _ => unreachable!("a window of at most 2 * (24 - 1) bits has at most 10 chunks"),
-        }
-    }
-
-    /// One 512-bit AND per chunk and one `vpopcntq` per block and query.
-    /// The popcounts are summed as a vector, shifted by the query's weight
-    /// (a power of two: every weight of the symmetry rules is 1, 2 or 4),
-    /// and reduced once per block: a horizontal sum and a multiply per
-    /// query made the loop wait on their latency (measured at n = 18, one
-    /// thread: see results/).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512vpopcntdq")]
-    fn count_avx512_fixed<const C: usize>(table: &[[u64; 8]], queries: &[(u64, u32)]) -> u64 {
-        use std::arch::x86_64::{
-            __m512i, _mm_cvtsi32_si128, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512,
-            _mm512_popcnt_epi64, _mm512_reduce_add_epi64, _mm512_setzero_si512, _mm512_sll_epi64,
-        };
-        let entry = |entries: &[[u64; 8]], index: u64| -> __m512i {
-            let entry: &[u64; 8] = &entries[index as usize];
-            // SAFETY: `entry` is 64 readable bytes; the load is unaligned.
-            #[allow(unsafe_code)]
-            unsafe {
-                _mm512_loadu_si512(entry.as_ptr().cast())
-            }
-        };
-        let mut total = 0u64;
-        for block in table.chunks_exact(C * ENTRIES) {
-            let mut sum = _mm512_setzero_si512();
-            let mut odd_weights = 0u64;
-            for &(q, w) in queries {
-                let mut acc = entry(block, q & (ENTRIES as u64 - 1));
-                for chunk in 1..C {
-                    let index = (q >> (CHUNK as usize * chunk)) & (ENTRIES as u64 - 1);
-                    acc = _mm512_and_si512(acc, entry(&block[chunk * ENTRIES..], index));
-                }
-                let matches = _mm512_popcnt_epi64(acc);
-                if w.is_power_of_two() {
-                    let shift = _mm_cvtsi32_si128(w.trailing_zeros() as i32);
-                    sum = _mm512_add_epi64(sum, _mm512_sll_epi64(matches, shift));
-                } else {
-                    odd_weights += u64::from(w) * _mm512_reduce_add_epi64(matches) as u64;
-                }
-            }
-            total += _mm512_reduce_add_epi64(sum) as u64 + odd_weights;
-        }
-        total
-    }
 }
 
-/// The AVX-512VL loops for blocks of 256 and 128 lanes, and the `popcnt`
-/// loop for 64: the same sum as `count_avx512_fixed`, one vector (or
-/// word) per block entry. The sieve splits a job's words into buckets of a
-/// few hundred, which land here; on the portable loop, with its popcount
-/// done in software on baseline x86-64, they made n = 20 slower than no
-/// sieve at all.
+/// The AVX-512 loops, one per block width: 512 lanes (`zmm`), and 256 and
+/// 128 (`ymm`, `xmm`, AVX-512VL) for the sieve's buckets of a few hundred
+/// words, which on the portable loop, its popcount done in software on
+/// baseline x86-64, made n = 20 slower than no sieve at all.
+///
+/// `$name` picks a copy per chunk count, so that the chunk loop is
+/// unrolled; `$fixed` does one AND per chunk and one popcount per block and
+/// query. The popcounts are summed as a vector, shifted by the query's
+/// weight (a power of two: every weight of the symmetry rules is 1, 2 or
+/// 4), and reduced once per block: a horizontal sum and a multiply per
+/// query made the loop wait on their latency (see results/).
 #[cfg(target_arch = "x86_64")]
-macro_rules! narrow_kernel {
+macro_rules! sliced_kernel {
     ($name:ident, $fixed:ident, $lanes:literal, $vec:ty, $load:ident, $and:ident,
      $popcnt:ident, $add:ident, $sll:ident, $zero:ident, $store:ident) => {
         #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq")]
@@ -311,10 +252,25 @@ macro_rules! narrow_kernel {
 }
 
 #[cfg(target_arch = "x86_64")]
-use std::arch::x86_64::{__m128i, __m256i};
+use std::arch::x86_64::{__m128i, __m256i, __m512i};
 
 #[cfg(target_arch = "x86_64")]
-narrow_kernel!(
+sliced_kernel!(
+    count_avx512,
+    count_avx512_fixed,
+    8,
+    __m512i,
+    _mm512_loadu_si512,
+    _mm512_and_si512,
+    _mm512_popcnt_epi64,
+    _mm512_add_epi64,
+    _mm512_sll_epi64,
+    _mm512_setzero_si512,
+    _mm512_storeu_si512
+);
+
+#[cfg(target_arch = "x86_64")]
+sliced_kernel!(
     count_avx256,
     count_avx256_fixed,
     4,
@@ -328,7 +284,7 @@ narrow_kernel!(
     _mm256_storeu_si256
 );
 #[cfg(target_arch = "x86_64")]
-narrow_kernel!(
+sliced_kernel!(
     count_avx128,
     count_avx128_fixed,
     2,
