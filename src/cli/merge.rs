@@ -8,13 +8,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use queens::shard::{self, Merge, ShardFile};
-use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, Plan, known};
+use queens::shard::{self, Merge};
+use queens::{Plan, known};
 use serde::Serialize;
 
 use super::journal::write_atomically;
 use super::report::{EXIT_MISMATCH, mismatch};
-use super::shard::{gather, read};
+use super::shard::{gather, plan_of, read};
 
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
@@ -170,16 +170,6 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     } else {
         Ok(ExitCode::FAILURE)
     }
-}
-
-/// This build's plan for the run `file` belongs to.
-fn plan_of(file: &ShardFile) -> Result<Plan, String> {
-    let engine: Engine = file
-        .engine
-        .parse()
-        .map_err(|_| format!("engine '{}' is not one this build has", file.engine))?;
-    let config = Config::default().with_split_depth(file.split.unwrap_or(DEFAULT_SPLIT_DEPTH));
-    Plan::new(file.n, engine, &config).map_err(|e| e.to_string())
 }
 
 fn human(

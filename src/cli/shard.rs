@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use queens::shard::{self, Assignment, ShardFile, ShardId};
-use queens::{Config, Engine, Plan};
+use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, Plan};
 
 use super::UsageError;
 use super::args::UnitList;
@@ -110,6 +110,16 @@ pub fn finish(
         _ => {}
     }
     Ok(file)
+}
+
+/// This build's plan for the run `file` belongs to, or why there is none.
+pub fn plan_of(file: &ShardFile) -> Result<Plan, String> {
+    let engine: Engine = file
+        .engine
+        .parse()
+        .map_err(|_| format!("engine '{}' is not one this build has", file.engine))?;
+    let config = Config::default().with_split_depth(file.split.unwrap_or(DEFAULT_SPLIT_DEPTH));
+    Plan::new(file.n, engine, &config).map_err(|e| e.to_string())
 }
 
 /// Why a file could not be read as a shard result: one line.

@@ -15,13 +15,13 @@ use std::time::{Instant, SystemTime};
 
 use anyhow::Context;
 use queens::shard::{self, ShardFile};
-use queens::{Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, Plan};
+use queens::{Config, Counter, DEFAULT_SPLIT_DEPTH};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::args::parse_threads;
 use super::report::mismatch;
-use super::shard::{gather, read};
+use super::shard::{gather, plan_of, read};
 
 /// A disagreement between a file and the recount.
 const EXIT_DISAGREES: u8 = 3;
@@ -89,14 +89,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         files.push((path.display().to_string(), file));
     }
     let reference = shard::reference(&files).context("no shard results given")?;
-    let first = &files[reference].1;
-    let engine: Engine = first
-        .engine
-        .parse()
-        .map_err(|_| anyhow::anyhow!("engine '{}' is not one this build has", first.engine))?;
+    let plan = plan_of(&files[reference].1).map_err(anyhow::Error::msg)?;
+    let engine = plan.engine();
     let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
-        .with_split_depth(first.split.unwrap_or(DEFAULT_SPLIT_DEPTH));
-    let plan = Plan::new(first.n, engine, &config)?;
+        .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH));
     let merge = shard::merge(&plan, &files);
     if !merge.is_consistent() {
         for problem in &merge.problems {
