@@ -170,6 +170,10 @@ fn shard_indices_come_from_the_scheduler_and_are_checked() {
             .contains("from 0 to 2")
     );
     rejects(&["count", "12", "--shard", "3/3"], &["from 0 to 2"]);
+    rejects(
+        &["count", "12", "--shard", "-1/3"],
+        &["'-1' is not a shard index", "from 0 to 2"],
+    );
     rejects(&["count", "12", "--shard", "1"], &["not a shard", "env/K"]);
     rejects(&["count", "12..13", "--shard", "0/2"], &["one board size"]);
     rejects(

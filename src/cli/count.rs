@@ -102,7 +102,7 @@ pub struct CountArgs {
     /// DIR/shard-IIII-of-KKKK.json; `env/K` takes I from SLURM_ARRAY_TASK_ID,
     /// JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX. A journal beside the
     /// result lets a rerun resume. Put the shards together with `queens merge`.
-    #[arg(long, value_name = "I/K", value_parser = parse_shard,
+    #[arg(long, value_name = "I/K", value_parser = parse_shard, allow_hyphen_values = true,
           conflicts_with_all = ["units", "checkpoint", "unique", "cross_check", "algorithm"])]
     shard: Option<ShardArg>,
 
