@@ -2,7 +2,8 @@
 //!
 //! Every message names the value that was refused, who refused it and the
 //! range it accepts, so a caller can print it as it is. Nothing here is
-//! raised after a count has started: the engines do not fail mid-run.
+//! raised after a count has started, except by the GPU: the CPU engines do
+//! not fail mid-run.
 
 /// The most threads a pool may be asked for. More is a typo, not a machine.
 pub const MAX_THREADS: usize = 4096;
@@ -56,6 +57,10 @@ pub enum Error {
     /// The same unit asked for twice in one run.
     #[error("unit {0} is asked for more than once")]
     DuplicateUnit(u32),
+    /// The GPU engine cannot run here (no driver, no device, a build
+    /// without the `gpu` feature) or the GPU failed: one line saying which.
+    #[error("{0}")]
+    Gpu(String),
 }
 
 impl Error {

@@ -53,7 +53,8 @@ impl Assignment {
     #[must_use]
     pub fn for_engine(engine: Engine) -> Self {
         match engine {
-            Engine::Mirror => Self::RoundRobin,
+            // The GPU's units are the mirror engine's.
+            Engine::Mirror | Engine::Gpu => Self::RoundRobin,
             _ => Self::Lpt,
         }
     }

@@ -16,6 +16,7 @@ mod cli_one;
 mod cli_plan;
 mod cli_shards;
 mod construct;
+mod gpu;
 mod join;
 mod known_counts;
 mod ladder;

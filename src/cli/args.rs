@@ -24,6 +24,8 @@ pub enum EngineArg {
     /// The join without symmetry (for cross-checks).
     #[value(hide = true)]
     JoinSliced,
+    /// The mirror engine's units on an NVIDIA GPU (a build with `--features gpu`).
+    Gpu,
 }
 
 impl From<EngineArg> for Engine {
@@ -34,6 +36,7 @@ impl From<EngineArg> for Engine {
             EngineArg::JoinUnequal => Self::JoinUnequal,
             EngineArg::JoinReference => Self::JoinReference,
             EngineArg::JoinSliced => Self::JoinSliced,
+            EngineArg::Gpu => Self::Gpu,
         }
     }
 }

@@ -173,6 +173,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             range.end(),
         ));
     }
+    if args.engine == Some(EngineArg::Gpu) {
+        match queens::count::gpu::probe() {
+            Ok(name) if !args.quiet && !args.json => eprintln!("queens: counting on {name}"),
+            Ok(_) => {}
+            Err(why) => return usage(&why.to_string()),
+        }
+    }
     if let (Some(output), Some(journal)) = (&args.output, &args.checkpoint)
         && (output == journal
             || std::fs::canonicalize(output).ok() == std::fs::canonicalize(journal).ok()

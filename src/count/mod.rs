@@ -14,6 +14,7 @@
 //! share, an observer, a subset of units, a cancel flag).
 
 mod counter;
+pub mod gpu;
 pub(crate) mod join;
 pub(crate) mod mirror;
 pub mod plan;
@@ -48,13 +49,17 @@ pub enum Engine {
     /// The join without symmetry (cross-checks).
     #[doc(hidden)]
     JoinSliced,
+    /// The mirror engine's units cut into millions of tasks, counted on an
+    /// NVIDIA GPU (the `gpu` feature; n = 4..=27).
+    Gpu,
 }
 
 impl Engine {
     /// Every engine, the hidden join stages last.
-    pub const ALL: [Self; 5] = [
+    pub const ALL: [Self; 6] = [
         Self::Mirror,
         Self::Join,
+        Self::Gpu,
         Self::JoinUnequal,
         Self::JoinReference,
         Self::JoinSliced,
@@ -77,6 +82,7 @@ impl Engine {
     pub fn range(self) -> RangeInclusive<u32> {
         match self {
             Self::Mirror => 1..=crate::kernel::MAX_N,
+            Self::Gpu => gpu::MIN_N..=gpu::MAX_N,
             _ => join::MIN_N..=join::MAX_N,
         }
     }
@@ -93,6 +99,9 @@ impl Engine {
     pub fn second_opinion(self, n: u32) -> Option<Self> {
         let other = match self {
             Self::Mirror => Self::Join,
+            // The GPU counts the mirror engine's units: the join shares
+            // nothing with it.
+            Self::Gpu if Self::Join.covers(n) => Self::Join,
             _ => Self::Mirror,
         };
         other.covers(n).then_some(other)
@@ -107,6 +116,7 @@ impl Engine {
             Self::JoinUnequal => "join-unequal",
             Self::JoinReference => "join-reference",
             Self::JoinSliced => "join-sliced",
+            Self::Gpu => "gpu",
         }
     }
 
@@ -118,6 +128,7 @@ impl Engine {
             Self::JoinUnequal => "the join-unequal engine",
             Self::JoinReference => "the join-reference engine",
             Self::JoinSliced => "the join-sliced engine",
+            Self::Gpu => "the GPU engine",
         }
     }
 }
@@ -130,7 +141,7 @@ impl fmt::Display for Engine {
 
 /// A name that is not an engine's.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown engine '{0}': expected mirror or join")]
+#[error("unknown engine '{0}': expected mirror, join or gpu")]
 pub struct UnknownEngine(pub String);
 
 impl FromStr for Engine {

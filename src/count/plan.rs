@@ -28,6 +28,8 @@ use crate::Error;
 const MIRROR_FORMAT: u32 = 1;
 /// The join engine's plan format (all its stages).
 const JOIN_FORMAT: u32 = 1;
+/// The GPU engine's plan format: its units are the mirror engine's.
+const GPU_FORMAT: u32 = 1;
 
 /// Every work unit of one count, in a fixed order.
 pub struct Plan {
@@ -228,6 +230,7 @@ impl Plan {
     #[must_use]
     pub fn format(&self) -> u32 {
         match &self.body {
+            Body::Mirror { .. } if self.engine == Engine::Gpu => GPU_FORMAT,
             Body::Mirror { .. } => MIRROR_FORMAT,
             Body::Join(_) => JOIN_FORMAT,
         }
@@ -257,8 +260,21 @@ impl Plan {
     /// [`count_unit`](Self::count_unit) for an id known to be in the plan.
     pub(crate) fn count_unit_unchecked(&self, id: u32, scratch: &mut Scratch) -> u128 {
         match &self.body {
+            Body::Mirror { units, .. } if self.engine == Engine::Gpu => {
+                super::gpu::count_unit(self.n, &units[id as usize])
+            }
             Body::Mirror { units, .. } => units[id as usize].count(self.n),
             Body::Join(plan) => plan.run_job(&plan.jobs()[id as usize], &mut scratch.join),
+        }
+    }
+
+    #[cfg(feature = "gpu")]
+    /// The units of a plan made of row prefixes (the mirror and GPU
+    /// engines), in id order.
+    pub(crate) fn prefix_units(&self) -> Option<&[WorkUnit]> {
+        match &self.body {
+            Body::Mirror { units, .. } => Some(units),
+            Body::Join(_) => None,
         }
     }
 
@@ -283,7 +299,7 @@ impl Engine {
     /// The join stage this engine runs, `None` for the mirror engine.
     pub(crate) fn stage(self) -> Option<Stage> {
         match self {
-            Self::Mirror => None,
+            Self::Mirror | Self::Gpu => None,
             Self::Join => Some(Stage::FixedMiddle),
             Self::JoinUnequal => Some(Stage::Symmetric),
             Self::JoinReference => Some(Stage::Reference),

@@ -91,6 +91,9 @@ pub(crate) fn run(
     let mut order = ids.to_vec();
     // Largest first, so that no thread is left with a big unit at the end.
     order.sort_by_key(|&id| (std::cmp::Reverse(plan.cost(id)), id));
+    if plan.engine() == super::Engine::Gpu {
+        return super::gpu::run(plan, &order, observer, cancel);
+    }
     observer.start(order.len(), order.iter().map(|&id| plan.cost(id)).sum());
 
     let count_one = |scratch: &mut Scratch, id: u32| -> Option<(u32, u128)> {

@@ -1,0 +1,191 @@
+//! The GPU itself, through `cudarc`: finds the driver and NVRTC at run
+//! time (nothing of CUDA is needed to build), compiles `kernel.cu` for the
+//! device's architecture, and counts arrays of tasks.
+//!
+//! Every failure is a one-line message for [`crate::Error::Gpu`]; the
+//! libraries are looked for before the first call into them, because
+//! `cudarc` panics when a call finds none.
+
+use std::sync::Arc;
+
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
+
+use crate::kernel::full_mask;
+
+/// The kernel's CUDA C source.
+const SOURCE: &str = include_str!("kernel.cu");
+
+/// Threads per block: measured on an H100 (results/).
+const BLOCK: u32 = 128;
+
+/// One GPU, its stream and the compiled kernel.
+pub(crate) struct Device {
+    stream: Arc<CudaStream>,
+    function: CudaFunction,
+    kernel: Kernel,
+    /// Blocks a launch starts: enough to fill every multiprocessor.
+    blocks: u32,
+    block: u32,
+}
+
+impl Device {
+    /// The name of the first GPU, if the driver, NVRTC and a device are
+    /// there.
+    ///
+    /// # Errors
+    /// A one-line reason: no driver, no NVRTC or no device.
+    pub fn find() -> Result<String, String> {
+        Ok(Self::context()?
+            .name()
+            .unwrap_or_else(|_| "an NVIDIA GPU".into()))
+    }
+
+    /// The first GPU's context, after checking that the libraries exist.
+    fn context() -> Result<Arc<CudaContext>, String> {
+        // SAFETY: only tries to open the driver library by its names; no
+        // symbol of it is called.
+        #[allow(unsafe_code)]
+        if !unsafe { cudarc::driver::sys::is_culib_present() } {
+            return Err(
+                "no NVIDIA driver found (libcuda.so.1 is not on this machine): \
+                        --engine gpu needs an NVIDIA GPU and its driver"
+                    .into(),
+            );
+        }
+        // SAFETY: as above, for the NVRTC library.
+        #[allow(unsafe_code)]
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            return Err(
+                "NVRTC (libnvrtc.so, part of the CUDA toolkit) was not found: \
+                        --engine gpu compiles its kernel with it at run time; \
+                        add its directory to LD_LIBRARY_PATH"
+                    .into(),
+            );
+        }
+        CudaContext::new(0).map_err(|e| format!("no usable GPU: {e}"))
+    }
+
+    /// The first GPU, with the kernel compiled for it.
+    ///
+    /// # Errors
+    /// A one-line reason: no driver, no NVRTC, no device, or a compile or
+    /// load failure.
+    pub fn open() -> Result<Self, String> {
+        let ctx = Self::context()?;
+        let attribute = |a| {
+            ctx.attribute(a)
+                .map_err(|e| format!("reading the GPU: {e}"))
+        };
+        let major = attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+        let minor = attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+        let sms = attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?;
+        let threads_per_sm =
+            attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?;
+
+        let options = CompileOptions {
+            options: vec![format!("--gpu-architecture=compute_{major}{minor}")],
+            ..CompileOptions::default()
+        };
+        let ptx = compile_ptx_with_opts(SOURCE, options)
+            .map_err(|e| format!("compiling the GPU kernel with NVRTC: {e}"))?;
+        let module = ctx
+            .load_module(ptx)
+            .map_err(|e| format!("loading the GPU kernel: {e}"))?;
+        let kernel = match std::env::var("QUEENS_GPU_KERNEL").as_deref() {
+            Ok("registers") => Kernel::Registers,
+            Ok("frames") => Kernel::Frames,
+            _ => Kernel::FramesTwoRows,
+        };
+        let function = module
+            .load_function(kernel.name())
+            .map_err(|e| format!("loading the GPU kernel: {e}"))?;
+        let block = std::env::var("QUEENS_GPU_BLOCK")
+            .ok()
+            .and_then(|b| b.parse::<u32>().ok())
+            .filter(|b| b % 32 == 0 && (32..=1024).contains(b))
+            .unwrap_or(BLOCK);
+        let blocks = (sms.max(1) as u32) * (threads_per_sm.max(32) as u32 / block).max(1);
+        Ok(Self {
+            stream: ctx.default_stream(),
+            function,
+            kernel,
+            blocks,
+            block,
+        })
+    }
+
+    /// Counts every task of `tasks` (three words each, see `super::Tasks`)
+    /// of an `n`-board cut at `depth` rows: one count per task.
+    ///
+    /// # Errors
+    /// A one-line reason when the GPU fails (out of memory, a launch or
+    /// copy failure).
+    pub fn count(&self, n: u32, depth: u32, tasks: &[u32]) -> Result<Vec<u64>, String> {
+        let failed = |e: cudarc::driver::DriverError| format!("the GPU failed: {e}");
+        let len = tasks.len() / 3;
+        if len == 0 {
+            return Ok(Vec::new());
+        }
+        let task_count = u32::try_from(len).map_err(|_| "too many tasks in one launch")?;
+        debug_assert!(depth <= super::max_depth(n));
+        // Levels below the task's row: the last kernel argument, and the
+        // stack's size.
+        let last = n - 2 - depth;
+        let (argument, levels) = match self.kernel {
+            Kernel::Registers => (last, 4 * last),
+            Kernel::Frames => (last, 16 * (last + 1)),
+            Kernel::FramesTwoRows => (n - 3, 16 * last),
+        };
+        let argument = argument as i32;
+        let stream = &self.stream;
+        let on_device = stream.clone_htod(tasks).map_err(failed)?;
+        let mut counts = stream.alloc_zeros::<u64>(len).map_err(failed)?;
+        let mut next = stream.alloc_zeros::<u32>(1).map_err(failed)?;
+        let full = full_mask(n);
+        let config = LaunchConfig {
+            grid_dim: (self.blocks, 1, 1),
+            block_dim: (self.block, 1, 1),
+            shared_mem_bytes: self.block * levels,
+        };
+        let mut launch = stream.launch_builder(&self.function);
+        launch
+            .arg(&on_device)
+            .arg(&mut counts)
+            .arg(&task_count)
+            .arg(&mut next)
+            .arg(&full)
+            .arg(&argument);
+        // SAFETY: the arguments match the kernel's parameters in number,
+        // order and type (pointer to the task words, pointer to `len`
+        // counts, u32, pointer to one u32, u32, i32); the kernel reads
+        // tasks below `task_count` only and writes each count once.
+        #[allow(unsafe_code)]
+        unsafe { launch.launch(config) }.map_err(failed)?;
+        stream.clone_dtoh(&counts).map_err(failed)
+    }
+}
+
+/// The kernels of `kernel.cu`, chosen with `QUEENS_GPU_KERNEL` to measure
+/// them against each other.
+#[derive(Clone, Copy)]
+enum Kernel {
+    /// `count_tasks`: the state in registers, a word a level on the stack.
+    Registers,
+    /// `count_tasks_frames`: whole frames, one child a step.
+    Frames,
+    /// `count_tasks_frames2`: frames, the last two rows at once (the
+    /// reference, `super::count_task`).
+    FramesTwoRows,
+}
+
+impl Kernel {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Registers => "count_tasks",
+            Self::Frames => "count_tasks_frames",
+            Self::FramesTwoRows => "count_tasks_frames2",
+        }
+    }
+}

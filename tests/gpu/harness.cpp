@@ -1,0 +1,56 @@
+// Runs the GPU kernels of src/count/gpu/kernel.cu on the CPU, one thread of
+// one block, so that tests without a GPU check the CUDA source itself.
+// The test that builds this file replaces the kernels' `extern __shared__`
+// arrays with the buffers below and includes the kernel source after it.
+//
+//   harness KERNEL N DEPTH  ->  prints the sum of every task's count, the
+//   tasks being all placements of the first DEPTH rows (no symmetry).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+struct Dim { unsigned x; };
+static const Dim threadIdx = {0};
+static const Dim blockDim = {1};
+struct uint4 { unsigned x, y, z, w; };
+static uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return {x, y, z, w}; }
+static unsigned atomicAdd(unsigned *p, unsigned v) { unsigned old = *p; *p += v; return old; }
+static int __popc(unsigned x) { return __builtin_popcount(x); }
+static int __ffs(unsigned x) { return __builtin_ffs(x); }
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __restrict__
+
+static unsigned shared_words[64];
+static uint4 shared_frames[64];
+
+#include "kernel.cu"
+
+static void tasks(int n, int depth, int row, unsigned c, unsigned d, unsigned a, std::vector<unsigned> &out) {
+    if (row == depth) { out.push_back(c); out.push_back(d); out.push_back(a); return; }
+    unsigned full = (n == 32) ? ~0u : ((1u << n) - 1);
+    for (unsigned open = ~(c | d | a) & full; open; open &= open - 1) {
+        unsigned bit = open & (0u - open);
+        tasks(n, depth, row + 1, c | bit, (d | bit) << 1, (a | bit) >> 1, out);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 4) return 2;
+    const char *kernel = argv[1];
+    int n = atoi(argv[2]), depth = atoi(argv[3]);
+    std::vector<unsigned> t;
+    tasks(n, depth, 0, 0, 0, 0, t);
+    unsigned count = t.size() / 3, next = 0, full = (1u << n) - 1;
+    std::vector<unsigned long long> counts(count, 0);
+    if (!strcmp(kernel, "count_tasks")) count_tasks(t.data(), counts.data(), count, &next, full, n - 2 - depth);
+    else if (!strcmp(kernel, "count_tasks_frames")) count_tasks_frames(t.data(), counts.data(), count, &next, full, n - 2 - depth);
+    else if (!strcmp(kernel, "count_tasks_frames2")) count_tasks_frames2(t.data(), counts.data(), count, &next, full, n - 3);
+    else return 2;
+    unsigned long long total = 0;
+    for (unsigned long long c : counts) total += c;
+    printf("%llu\n", total);
+    return 0;
+}
