@@ -49,16 +49,21 @@ for phase in "$@"; do
       run gpu-4..18-cross "$bin" count 4..18 --engine gpu --cross-check
       ;;
     tune)
-      for n in 19 20; do
-        for depth in 6 7 8; do
-          QUEENS_GPU_DEPTH=$depth run "gpu-n$n-depth$depth" "$bin" count $n --engine gpu
+      # Kernels (twice each, interleaved), task depth and block size at n = 20.
+      for rep in 1 2; do
+        for kernel in frames frames2 cached; do
+          QUEENS_GPU_KERNEL=$kernel run "gpu-n20-$kernel-rep$rep" "$bin" count 20 --engine gpu
         done
-        QUEENS_GPU_KERNEL=frames run "gpu-n$n-frames" "$bin" count $n --engine gpu
-        for block in 64 256; do
-          QUEENS_GPU_BLOCK=$block run "gpu-n$n-block$block" "$bin" count $n --engine gpu
-        done
-        QUEENS_GPU_BATCHES=1 run "gpu-n$n-batches1" "$bin" count $n --engine gpu
       done
+      for depth in 6 8; do
+        QUEENS_GPU_DEPTH=$depth run "gpu-n20-cached-depth$depth" "$bin" count 20 --engine gpu
+      done
+      for block in 64 256; do
+        QUEENS_GPU_BLOCK=$block run "gpu-n20-cached-block$block" "$bin" count 20 --engine gpu
+      done
+      QUEENS_GPU_BATCHES=4 run gpu-n20-cached-batches4 "$bin" count 20 --engine gpu
+      QUEENS_GPU_BATCHES=16 run gpu-n20-cached-batches16 "$bin" count 20 --engine gpu
+      run gpu-n21-cached "$bin" count 21 --engine gpu
       ;;
     times)
       for rep in 1 2 3; do

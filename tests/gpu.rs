@@ -82,7 +82,7 @@ fn harness(dir: &Path) -> std::path::PathBuf {
         source = source.replace(from, to);
     }
     assert_eq!(
-        replaced, 3,
+        replaced, 4,
         "the kernels' shared arrays are not where the harness expects them"
     );
     std::fs::write(dir.join("kernel.cu"), source).unwrap();
@@ -103,7 +103,12 @@ fn harness(dir: &Path) -> std::path::PathBuf {
 fn the_cuda_kernels_run_on_the_cpu_count_a000170() {
     let dir = tempfile::tempdir().unwrap();
     let harness = harness(dir.path());
-    for kernel in ["count_tasks", "count_tasks_frames", "count_tasks_frames2"] {
+    for kernel in [
+        "count_tasks",
+        "count_tasks_frames",
+        "count_tasks_frames2",
+        "count_tasks_cached",
+    ] {
         for n in 4..=13 {
             for depth in [1, (n - 3) / 2, n - 3] {
                 let out = Command::new(&harness)

@@ -48,6 +48,7 @@ int main(int argc, char **argv) {
     if (!strcmp(kernel, "count_tasks")) count_tasks(t.data(), counts.data(), count, &next, full, n - 2 - depth);
     else if (!strcmp(kernel, "count_tasks_frames")) count_tasks_frames(t.data(), counts.data(), count, &next, full, n - 2 - depth);
     else if (!strcmp(kernel, "count_tasks_frames2")) count_tasks_frames2(t.data(), counts.data(), count, &next, full, n - 3);
+    else if (!strcmp(kernel, "count_tasks_cached")) count_tasks_cached(t.data(), counts.data(), count, &next, full, n - 2);
     else return 2;
     unsigned long long total = 0;
     for (unsigned long long c : counts) total += c;

@@ -96,7 +96,8 @@ impl Device {
         let kernel = match std::env::var("QUEENS_GPU_KERNEL").as_deref() {
             Ok("registers") => Kernel::Registers,
             Ok("frames") => Kernel::Frames,
-            _ => Kernel::FramesTwoRows,
+            Ok("frames2") => Kernel::FramesTwoRows,
+            _ => Kernel::Cached,
         };
         let function = module
             .load_function(kernel.name())
@@ -137,6 +138,7 @@ impl Device {
             Kernel::Registers => (last, 4 * last),
             Kernel::Frames => (last, 16 * (last + 1)),
             Kernel::FramesTwoRows => (n - 3, 16 * last),
+            Kernel::Cached => (n - 2, 16 * last),
         };
         let argument = argument as i32;
         let stream = &self.stream;
@@ -178,6 +180,8 @@ enum Kernel {
     /// `count_tasks_frames2`: frames, the last two rows at once (the
     /// reference, `super::count_task`).
     FramesTwoRows,
+    /// `count_tasks_cached`: frames, the top one in registers.
+    Cached,
 }
 
 impl Kernel {
@@ -186,6 +190,7 @@ impl Kernel {
             Self::Registers => "count_tasks",
             Self::Frames => "count_tasks_frames",
             Self::FramesTwoRows => "count_tasks_frames2",
+            Self::Cached => "count_tasks_cached",
         }
     }
 }

@@ -217,3 +217,68 @@ extern "C" __global__ void count_tasks_frames2(const unsigned int *__restrict__ 
         }
     }
 }
+
+// Frames with the top one in registers: a step takes one column of the
+// register frame; a live child replaces it, after the frame is stored if it
+// has columns left; an exhausted frame is replaced by the one below, loaded
+// at the next step. The stack only holds frames with columns left, so at
+// most one load a step and no store of a frame's last column. `target` is
+// n - 2: the children of a frame with that many queens lie on the last row.
+extern "C" __global__ void count_tasks_cached(const unsigned int *__restrict__ tasks,
+                                              unsigned long long *__restrict__ counts,
+                                              unsigned int task_count,
+                                              unsigned int *__restrict__ next,
+                                              unsigned int full, int target) {
+    extern __shared__ uint4 frames[];
+    uint4 *mine = frames + threadIdx.x;
+    const unsigned int stride = blockDim.x;
+
+    unsigned int task = atomicAdd(next, 1u);
+    if (task >= task_count) return;
+    unsigned int cols = tasks[3 * task];
+    unsigned int diag = tasks[3 * task + 1];
+    unsigned int anti = tasks[3 * task + 2];
+    unsigned int open = ~(cols | diag | anti) & full;
+    int top = 0;
+    unsigned long long count = 0;
+
+    for (;;) {
+        if (open == 0) {
+            if (top == 0) {
+                counts[task] = count;
+                task = atomicAdd(next, 1u);
+                if (task >= task_count) return;
+                cols = tasks[3 * task];
+                diag = tasks[3 * task + 1];
+                anti = tasks[3 * task + 2];
+                open = ~(cols | diag | anti) & full;
+                count = 0;
+                continue;
+            }
+            --top;
+            const uint4 f = mine[top * stride];
+            cols = f.x;
+            diag = f.y;
+            anti = f.z;
+            open = f.w;
+        }
+        const unsigned int bit = open & (0u - open);
+        open ^= bit;
+        const unsigned int c = cols | bit;
+        const unsigned int d = (diag | bit) << 1;
+        const unsigned int a = (anti | bit) >> 1;
+        const unsigned int free = ~(c | d | a) & full;
+        if (__popc(cols) == target) {
+            count += __popc(free);
+        } else if (free != 0) {
+            if (open != 0) {
+                mine[top * stride] = make_uint4(cols, diag, anti, open);
+                ++top;
+            }
+            cols = c;
+            diag = d;
+            anti = a;
+            open = free;
+        }
+    }
+}
