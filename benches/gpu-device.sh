@@ -6,8 +6,9 @@
 #   bash benches/gpu-device.sh BIN OUTDIR PHASE...
 #
 # Phases: env, correct (n = 4..18 on the GPU, cross-checked by the join),
-# tune (kernel, task depth and block size at n = 19 and 20), times (n = 16..21
-# on the GPU and the CPU engines), big (n = 22), scaling (1..16 threads).
+# tune (the variant under measurement), plan (shards, a journal, Ctrl-C and
+# resume), times (n = 16..21 on the GPU and the CPU engines), big (n = 22),
+# scaling (the CPU engines on 1..16 threads).
 set -uo pipefail
 bin=$1 out=$2
 shift 2
@@ -49,21 +50,25 @@ for phase in "$@"; do
       run gpu-4..18-cross "$bin" count 4..18 --engine gpu --cross-check
       ;;
     tune)
-      # Kernels (twice each, interleaved), task depth and block size at n = 20.
+      # The stack's stride fixed at compile time or read at run time,
+      # interleaved, at n = 20.
       for rep in 1 2; do
-        for kernel in frames frames2 cached; do
-          QUEENS_GPU_KERNEL=$kernel run "gpu-n20-$kernel-rep$rep" "$bin" count 20 --engine gpu
-        done
+        run "gpu-n20-static-rep$rep" "$bin" count 20 --engine gpu
+        QUEENS_GPU_DYNAMIC_STRIDE=1 run "gpu-n20-dynamic-rep$rep" "$bin" count 20 --engine gpu
       done
-      for depth in 6 8; do
-        QUEENS_GPU_DEPTH=$depth run "gpu-n20-cached-depth$depth" "$bin" count 20 --engine gpu
-      done
-      for block in 64 256; do
-        QUEENS_GPU_BLOCK=$block run "gpu-n20-cached-block$block" "$bin" count 20 --engine gpu
-      done
-      QUEENS_GPU_BATCHES=4 run gpu-n20-cached-batches4 "$bin" count 20 --engine gpu
-      QUEENS_GPU_BATCHES=16 run gpu-n20-cached-batches16 "$bin" count 20 --engine gpu
-      run gpu-n21-cached "$bin" count 21 --engine gpu
+      ;;
+    plan)
+      # Shards, a journal, and a run stopped by Ctrl-C then resumed.
+      dir=$(mktemp -d)
+      for i in 0 1 2; do "$bin" count 19 --engine gpu --shard $i/3 --out-dir "$dir/sh" -q; done
+      "$bin" merge "$dir/sh" 2>&1 | tee -a "$out/log.txt"
+      "$bin" count 20 --engine gpu --checkpoint "$dir/j20" --json >"$dir/first.json" 2>>"$out/stderr.txt" &
+      pid=$!
+      sleep 2.5
+      kill -INT $pid
+      wait $pid
+      log "interrupted run exit $?: $(cat "$dir/first.json") journal lines: $(wc -l <"$dir/j20")"
+      run gpu-n20-resumed "$bin" count 20 --engine gpu --checkpoint "$dir/j20"
       ;;
     times)
       for rep in 1 2 3; do
@@ -73,7 +78,7 @@ for phase in "$@"; do
       run mirror-16..18 "$bin" count 16..18 --engine mirror
       ;;
     big)
-      run gpu-22 "$bin" count 22 --engine gpu
+      LIMIT=400 run gpu-22 "$bin" count 22 --engine gpu
       ;;
     scaling)
       for t in 1 2 4 8 16; do

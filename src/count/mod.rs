@@ -50,7 +50,7 @@ pub enum Engine {
     #[doc(hidden)]
     JoinSliced,
     /// The mirror engine's units cut into millions of tasks, counted on an
-    /// NVIDIA GPU (the `gpu` feature; n = 4..=27).
+    /// NVIDIA GPU (the `gpu` feature; n = 4..=32).
     Gpu,
 }
 

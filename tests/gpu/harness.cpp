@@ -23,7 +23,6 @@ static int __ffs(unsigned x) { return __builtin_ffs(x); }
 #define __forceinline__ inline
 #define __restrict__
 
-static unsigned shared_words[64];
 static uint4 shared_frames[64];
 
 #include "kernel.cu"
@@ -43,12 +42,9 @@ int main(int argc, char **argv) {
     int n = atoi(argv[2]), depth = atoi(argv[3]);
     std::vector<unsigned> t;
     tasks(n, depth, 0, 0, 0, 0, t);
-    unsigned count = t.size() / 3, next = 0, full = (1u << n) - 1;
+    unsigned count = t.size() / 3, next = 0, full = (n == 32) ? ~0u : ((1u << n) - 1);
     std::vector<unsigned long long> counts(count, 0);
-    if (!strcmp(kernel, "count_tasks")) count_tasks(t.data(), counts.data(), count, &next, full, n - 2 - depth);
-    else if (!strcmp(kernel, "count_tasks_frames")) count_tasks_frames(t.data(), counts.data(), count, &next, full, n - 2 - depth);
-    else if (!strcmp(kernel, "count_tasks_frames2")) count_tasks_frames2(t.data(), counts.data(), count, &next, full, n - 3);
-    else if (!strcmp(kernel, "count_tasks_cached")) count_tasks_cached(t.data(), counts.data(), count, &next, full, n - 2);
+    if (!strcmp(kernel, "count_tasks")) count_tasks(t.data(), counts.data(), count, &next, full, n - 2);
     else return 2;
     unsigned long long total = 0;
     for (unsigned long long c : counts) total += c;

@@ -17,14 +17,14 @@ use crate::kernel::full_mask;
 /// The kernel's CUDA C source.
 const SOURCE: &str = include_str!("kernel.cu");
 
-/// Threads per block: measured on an H100 (results/).
+/// Threads per block: on an H100 at n = 20, 64 and 256 were 1-4% slower
+/// (results/).
 const BLOCK: u32 = 128;
 
 /// One GPU, its stream and the compiled kernel.
 pub(crate) struct Device {
     stream: Arc<CudaStream>,
     function: CudaFunction,
-    kernel: Kernel,
     /// Blocks a launch starts: enough to fill every multiprocessor.
     blocks: u32,
     block: u32,
@@ -84,8 +84,17 @@ impl Device {
         let threads_per_sm =
             attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?;
 
+        let block = std::env::var("QUEENS_GPU_BLOCK")
+            .ok()
+            .and_then(|b| b.parse::<u32>().ok())
+            .filter(|b| b % 32 == 0 && (32..=1024).contains(b))
+            .unwrap_or(BLOCK);
+        let mut options = vec![format!("--gpu-architecture=compute_{major}{minor}")];
+        if std::env::var_os("QUEENS_GPU_DYNAMIC_STRIDE").is_none() {
+            options.push(format!("-DQUEENS_BLOCK={block}"));
+        }
         let options = CompileOptions {
-            options: vec![format!("--gpu-architecture=compute_{major}{minor}")],
+            options,
             ..CompileOptions::default()
         };
         let ptx = compile_ptx_with_opts(SOURCE, options)
@@ -93,25 +102,13 @@ impl Device {
         let module = ctx
             .load_module(ptx)
             .map_err(|e| format!("loading the GPU kernel: {e}"))?;
-        let kernel = match std::env::var("QUEENS_GPU_KERNEL").as_deref() {
-            Ok("registers") => Kernel::Registers,
-            Ok("frames") => Kernel::Frames,
-            Ok("frames2") => Kernel::FramesTwoRows,
-            _ => Kernel::Cached,
-        };
         let function = module
-            .load_function(kernel.name())
+            .load_function("count_tasks")
             .map_err(|e| format!("loading the GPU kernel: {e}"))?;
-        let block = std::env::var("QUEENS_GPU_BLOCK")
-            .ok()
-            .and_then(|b| b.parse::<u32>().ok())
-            .filter(|b| b % 32 == 0 && (32..=1024).contains(b))
-            .unwrap_or(BLOCK);
         let blocks = (sms.max(1) as u32) * (threads_per_sm.max(32) as u32 / block).max(1);
         Ok(Self {
             stream: ctx.default_stream(),
             function,
-            kernel,
             blocks,
             block,
         })
@@ -131,16 +128,11 @@ impl Device {
         }
         let task_count = u32::try_from(len).map_err(|_| "too many tasks in one launch")?;
         debug_assert!(depth <= super::max_depth(n));
-        // Levels below the task's row: the last kernel argument, and the
-        // stack's size.
-        let last = n - 2 - depth;
-        let (argument, levels) = match self.kernel {
-            Kernel::Registers => (last, 4 * last),
-            Kernel::Frames => (last, 16 * (last + 1)),
-            Kernel::FramesTwoRows => (n - 3, 16 * last),
-            Kernel::Cached => (n - 2, 16 * last),
-        };
-        let argument = argument as i32;
+        // Frames on a thread's stack: one for each row from the task's to
+        // row n - 2, 16 bytes each.
+        let frame_bytes = 16 * (n - 1 - depth);
+        // The queens of a frame whose children lie on the last row.
+        let target = (n - 2) as i32;
         let stream = &self.stream;
         let on_device = stream.clone_htod(tasks).map_err(failed)?;
         let mut counts = stream.alloc_zeros::<u64>(len).map_err(failed)?;
@@ -149,7 +141,7 @@ impl Device {
         let config = LaunchConfig {
             grid_dim: (self.blocks, 1, 1),
             block_dim: (self.block, 1, 1),
-            shared_mem_bytes: self.block * levels,
+            shared_mem_bytes: self.block * frame_bytes,
         };
         let mut launch = stream.launch_builder(&self.function);
         launch
@@ -158,7 +150,7 @@ impl Device {
             .arg(&task_count)
             .arg(&mut next)
             .arg(&full)
-            .arg(&argument);
+            .arg(&target);
         // SAFETY: the arguments match the kernel's parameters in number,
         // order and type (pointer to the task words, pointer to `len`
         // counts, u32, pointer to one u32, u32, i32); the kernel reads
@@ -166,31 +158,5 @@ impl Device {
         #[allow(unsafe_code)]
         unsafe { launch.launch(config) }.map_err(failed)?;
         stream.clone_dtoh(&counts).map_err(failed)
-    }
-}
-
-/// The kernels of `kernel.cu`, chosen with `QUEENS_GPU_KERNEL` to measure
-/// them against each other.
-#[derive(Clone, Copy)]
-enum Kernel {
-    /// `count_tasks`: the state in registers, a word a level on the stack.
-    Registers,
-    /// `count_tasks_frames`: whole frames, one child a step.
-    Frames,
-    /// `count_tasks_frames2`: frames, the last two rows at once (the
-    /// reference, `super::count_task`).
-    FramesTwoRows,
-    /// `count_tasks_cached`: frames, the top one in registers.
-    Cached,
-}
-
-impl Kernel {
-    fn name(self) -> &'static str {
-        match self {
-            Self::Registers => "count_tasks",
-            Self::Frames => "count_tasks_frames",
-            Self::FramesTwoRows => "count_tasks_frames2",
-            Self::Cached => "count_tasks_cached",
-        }
     }
 }

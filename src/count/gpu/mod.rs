@@ -14,20 +14,12 @@
 //! unit's weight.
 //!
 //! The per-task search ([`count_task`]) is an iterative depth-first walk
-//! whose state lives in registers: the three masks of the row being filled
-//! and the columns of that row still open. The stack holds one `u32` a
-//! level, the columns still open on that level with the index of the queen
-//! taken there packed into its top five bits; going back up a level
-//! undoes that queen from the masks instead of reloading them. The two
-//! diagonal masks are kept in 64 bits for that: a `u32` loses a bit off
-//! its end at each level down, which the levels above need back. On the GPU
-//! the stack sits in shared memory, a word per thread per level, laid out
-//! level-major so that a warp's 32 words fall in 32 different banks. The
-//! queen of the last row is never placed: the open squares of the last row
-//! are counted with one popcount.
-//!
-//! The packing needs columns and an index to share 32 bits, which limits
-//! the engine to n <= 27 (A000170 is known only to n = 27).
+//! over a stack of frames (a row's three masks and its columns still
+//! open), one child a step, the queen of the last row counted with a
+//! popcount rather than placed. On the GPU the stack sits in shared memory,
+//! laid out so that a warp's frames are contiguous (no bank conflicts), and
+//! every thread takes its next task from an atomic counter as soon as it
+//! finishes one. The engine covers what the CPU kernel covers, n <= 32.
 
 #[cfg(not(feature = "gpu"))]
 use std::sync::atomic::AtomicBool;
@@ -54,27 +46,28 @@ use device::Device;
 /// The smallest board the engine takes: smaller ones leave too few rows to
 /// cut.
 pub const MIN_N: u32 = 4;
-/// The largest: a row of `n` columns and a 5-bit column index share a word.
-pub const MAX_N: u32 = 27;
+/// The largest: a row fits in a `u32`.
+pub const MAX_N: u32 = crate::kernel::MAX_N;
 
 /// The rows a task fixes on an `n`-board (counting the unit's own), unless
-/// overridden: enough tasks to keep every thread of a large GPU busy to
-/// the end, few enough that building them costs little. Measured on an
-/// H100 (results/).
+/// `QUEENS_GPU_DEPTH` says otherwise: enough tasks to keep every thread of
+/// a large GPU busy to the end, few enough that building them costs
+/// little. Measured on an H100 (results/).
 #[must_use]
 pub fn task_depth(n: u32) -> u32 {
     if let Some(depth) = std::env::var("QUEENS_GPU_DEPTH")
         .ok()
         .and_then(|v| v.parse::<u32>().ok())
     {
-        return depth.clamp(1, n.saturating_sub(3).max(1));
+        return depth.clamp(1, max_depth(n));
     }
     match n {
         0..=11 => n / 2,
         12..=15 => 5,
         16..=17 => 6,
-        18..=19 => 7,
-        _ => 8,
+        // n = 20: 6 rows (3.0 million tasks) 5.2 s, 7 rows (23 million)
+        // 4.0 s, 8 rows (150 million) 4.0 s; n = 21: 7 and 8 rows 28.4 s.
+        _ => 7,
     }
 }
 
@@ -167,25 +160,26 @@ fn extend(n: u32, depth: u32, row: u32, masks: Masks, out: &mut Vec<u32>) {
 
 /// Counts the completions of one task of an `n`-board whose first `depth`
 /// rows are filled, exactly as the kernel does (`kernel.cu`,
-/// `count_tasks_frames2`): the reference that tests check without a GPU.
+/// `count_tasks`): the reference that tests check without a GPU.
 ///
 /// A frame is a row's masks and its columns still open. Each step takes
 /// one column of the top frame, pops the frame if that was its last, and
-/// pushes the row below unless it is dead or is row `n - 2`, whose two
-/// rows are counted at once by [`two_rows`].
+/// pushes the row below unless it is dead or the last row, whose open
+/// squares are counted. A child may take its popped parent's slot, so the
+/// depth is read from the queens placed.
 #[must_use]
 pub fn count_task(n: u32, depth: u32, task: Masks) -> u64 {
     debug_assert!((MIN_N..=MAX_N).contains(&n) && depth <= max_depth(n));
     let full = full_mask(n);
-    // The queens of a frame whose children sit on row n - 2.
-    let target = n - 3;
+    // The queens of a frame whose children lie on the last row.
+    let target = n - 2;
     let mut frames = [(Masks::EMPTY, 0u32); MAX_N as usize];
+    let mut top = 0;
     let open = task.free(full);
-    if open == 0 {
-        return 0;
+    if open != 0 {
+        frames[0] = (task, open);
+        top = 1;
     }
-    frames[0] = (task, open);
-    let mut top = 1;
     let mut count = 0u64;
     while top > 0 {
         let level = top - 1;
@@ -199,7 +193,7 @@ pub fn count_task(n: u32, depth: u32, task: Masks) -> u64 {
         let below = masks.place(bit);
         let free = below.free(full);
         if masks.cols.count_ones() == target {
-            count += u64::from(two_rows(below, free, full));
+            count += u64::from(free.count_ones());
         } else if free != 0 {
             frames[top] = (below, free);
             top += 1;
@@ -208,33 +202,11 @@ pub fn count_task(n: u32, depth: u32, task: Masks) -> u64 {
     count
 }
 
-/// The ways to fill the last two rows of an `n`-board (whose row mask is
-/// `full`) when row `n - 2` is attacked by `below` and has the columns
-/// `free` open.
-///
-/// Two columns are left, p and q. Row `n - 2` can take those in `free`,
-/// row `n - 1` those its diagonals leave open; a filling is a pair (one
-/// from each, not the same), so there are `|free| * |last| - |free & last|`
-/// of them, unless p and q are neighbours, which attack each other on
-/// adjacent rows.
-#[inline]
-#[must_use]
-fn two_rows(below: Masks, free: u32, full: u32) -> u32 {
-    let rest = full & !below.cols;
-    debug_assert_eq!(rest.count_ones(), 2);
-    let last = rest & !((below.diag << 1) | (below.anti >> 1));
-    if rest & (rest >> 1) != 0 {
-        0
-    } else {
-        free.count_ones() * last.count_ones() - (free & last).count_ones()
-    }
-}
-
-/// The deepest cut the kernel takes on an `n`-board: every task has its
-/// row `n - 3` to search.
+/// The deepest cut the kernel takes on an `n`-board: every task has row
+/// `n - 2` to search and the last row to count.
 #[must_use]
 pub(crate) fn max_depth(n: u32) -> u32 {
-    n - 3
+    n - 2
 }
 
 /// Counts a unit of an `n`-board on the CPU the way the GPU does: cut into
