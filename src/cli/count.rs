@@ -285,7 +285,10 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     style.header(&mut out)?;
     let mut mismatches = 0;
     for n in first..=last {
-        let progress = Progress::new(n, show_progress, long_hint);
+        // The GPU reports its units a batch at a time, all at once: the
+        // first units of a batch would pace a wildly long estimate.
+        let hint = long_hint.filter(|_| args.engine != Some(EngineArg::Gpu));
+        let progress = Progress::new(n, show_progress, hint);
         let started = Instant::now();
         let method = args.method(n);
         let counted = match method {

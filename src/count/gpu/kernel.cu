@@ -42,24 +42,14 @@ extern "C" __global__ void count_tasks(const unsigned int *__restrict__ tasks,
     extern __shared__ uint4 frames[];
     uint4 *mine = frames + threadIdx.x;
 
-    unsigned int task = atomicAdd(next, 1u);
-    if (task >= task_count) return;
+    // No task yet: the first pass through the loop takes one.
+    unsigned int task = 0xffffffffu;
     int top = 0;
     unsigned long long count = 0;
-    {
-        const unsigned int cols = tasks[3 * task];
-        const unsigned int diag = tasks[3 * task + 1];
-        const unsigned int anti = tasks[3 * task + 2];
-        const unsigned int open = ~(cols | diag | anti) & full;
-        if (open != 0) {
-            mine[0] = make_uint4(cols, diag, anti, open);
-            top = 1;
-        }
-    }
 
     for (;;) {
         if (top == 0) {
-            counts[task] = count;
+            if (task != 0xffffffffu) counts[task] = count;
             task = atomicAdd(next, 1u);
             if (task >= task_count) return;
             count = 0;
