@@ -126,11 +126,7 @@ impl Device {
         if len == 0 {
             return Ok(Vec::new());
         }
-        // Task ids stay below u32::MAX, the kernel's "no task yet".
-        let task_count = u32::try_from(len)
-            .ok()
-            .filter(|&c| c < u32::MAX)
-            .ok_or("too many tasks in one launch")?;
+        let task_count = u32::try_from(len).map_err(|_| "too many tasks in one launch")?;
         debug_assert!(depth <= super::max_depth(n));
         // Frames on a thread's stack: one for each row from the task's to
         // row n - 2, 16 bytes each.
