@@ -8,8 +8,11 @@
 //! - [`Engine::Join`] pairs left and right half-boards (Kluev's quadrant
 //!   join), one unit per row set, with the board's symmetries (n = 4..=24).
 //!
-//! [`Engine::best_for`] picks the faster for `n`; each is the other's
-//! [`second_opinion`](Engine::second_opinion). [`count`] is the one call;
+//! [`Engine::Gpu`] counts the mirror engine's units on an NVIDIA GPU (the
+//! `gpu` feature; see [`gpu`]); it is never picked unasked.
+//!
+//! [`Engine::best_for`] picks the faster CPU engine for `n`; each is the
+//! other's [`second_opinion`](Engine::second_opinion). [`count`] is the one call;
 //! [`Counter`] is the builder for the rest (engine, threads, a pool to
 //! share, an observer, a subset of units, a cancel flag).
 
