@@ -74,8 +74,8 @@ pub fn task_depth(n: u32) -> u32 {
 /// The tasks of some units: `masks` holds three words per task (columns,
 /// `\` and `/` diagonals of the next row), `starts[i]..starts[i + 1]` are
 /// the tasks of the `i`-th unit. A unit that fixes more rows than a task
-/// would has no tasks: it is counted on the host (`host_counted`).
-#[derive(Default)]
+/// would has no tasks: [`unit_total`](Self::unit_total) counts it on the
+/// host.
 pub(crate) struct Tasks {
     pub masks: Vec<u32>,
     pub starts: Vec<usize>,
