@@ -90,6 +90,6 @@ pub use unique::{Classes, Unique, unique};
 /// they change without notice.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable};
+    pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};
 }

@@ -1,6 +1,11 @@
 //! Counting compatible pairs: for stored words `S` and weighted queries `Q`,
 //! `sum over (q, w) in Q of w * #{s in S : s & q == 0}`.
 //!
+//! A query is one `u64`: its window word, and in the top two bits ([`TAG`])
+//! the base-2 logarithm of its weight (every weight of the symmetry rules is
+//! 1, 2 or 4). Window words have at most 46 bits, so the tag never meets a
+//! stored word; [`query`] makes one.
+//!
 //! [`count_naive`] is the obviously correct reference. [`SlicedMatcher`] is
 //! the fast one: the stored words are cut into blocks of `64 * L` and
 //! transposed, so that bit `k` of column `t` says whether word `k` is free
@@ -22,12 +27,31 @@ const ENTRIES: usize = 1 << CHUNK;
 /// Below this many stored words the plain loop wins over building tables.
 const SMALL: usize = 24;
 
+/// The first bit of a query's weight tag.
+pub const TAG: u32 = 62;
+
+/// The query for `word` counted `weight` times (1, 2, 4 or 8).
+#[must_use]
+pub fn query(word: u64, weight: u32) -> u64 {
+    assert!(
+        weight.is_power_of_two() && weight <= 8 && word >> TAG == 0,
+        "a query is a word below bit {TAG} and a weight 1, 2, 4 or 8, not {word:#x} x {weight}"
+    );
+    word | u64::from(weight.trailing_zeros()) << TAG
+}
+
+/// How many times `query` counts.
+#[must_use]
+pub const fn weight(query: u64) -> u64 {
+    1 << (query >> TAG)
+}
+
 /// The reference: one AND per pair.
 #[must_use]
-pub fn count_naive(stored: &[u64], queries: &[(u64, u32)]) -> u64 {
+pub fn count_naive(stored: &[u64], queries: &[u64]) -> u64 {
     queries
         .iter()
-        .map(|&(q, w)| u64::from(w) * stored.iter().filter(|&&s| s & q == 0).count() as u64)
+        .map(|&q| weight(q) * stored.iter().filter(|&&s| s & q == 0).count() as u64)
         .sum()
 }
 
@@ -60,7 +84,7 @@ impl<const L: usize> Default for Tables<L> {
 impl SlicedMatcher {
     /// Counts the weighted compatible pairs between `stored` and `queries`,
     /// whose words use only the low `bits` bits.
-    pub fn count(&mut self, stored: &[u64], queries: &[(u64, u32)], bits: u32) -> u64 {
+    pub fn count(&mut self, stored: &[u64], queries: &[u64], bits: u32) -> u64 {
         if queries.is_empty() {
             return 0;
         }
@@ -88,7 +112,7 @@ impl SlicedMatcher {
     /// Counts `queries` against the stored words of the last
     /// [`Self::build`].
     #[must_use]
-    pub fn count_built(&self, queries: &[(u64, u32)]) -> u64 {
+    pub fn count_built(&self, queries: &[u64]) -> u64 {
         match self.built {
             Built::Small => count_naive(&self.small, queries),
             Built::Single(chunks) => simd::count(&self.single.entries, queries, chunks),
@@ -123,7 +147,7 @@ mod simd {
     #[cfg(target_arch = "x86_64")]
     use super::{count_avx128, count_avx256, count_avx512, count_popcnt};
 
-    pub fn count<const L: usize>(table: &[[u64; L]], queries: &[(u64, u32)], chunks: usize) -> u64 {
+    pub fn count<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usize) -> u64 {
         #[cfg(target_arch = "x86_64")]
         if avx512() {
             #[allow(unsafe_code)]
@@ -175,16 +199,15 @@ mod simd {
 ///
 /// `$name` picks a copy per chunk count, so that the chunk loop is
 /// unrolled; `$fixed` does one AND per chunk and one popcount per block and
-/// query. The popcounts are summed as a vector, shifted by the query's
-/// weight (a power of two: every weight of the symmetry rules is 1, 2 or
-/// 4), and reduced once per block: a horizontal sum and a multiply per
+/// query. The popcounts are shifted by the query's weight tag, summed as a
+/// vector and reduced once per block: a horizontal sum and a multiply per
 /// query made the loop wait on their latency (see results/).
 #[cfg(target_arch = "x86_64")]
 macro_rules! sliced_kernel {
     ($name:ident, $fixed:ident, $lanes:literal, $vec:ty, $load:ident, $and:ident,
      $popcnt:ident, $add:ident, $sll:ident, $zero:ident, $store:ident) => {
         #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq")]
-        fn $name(table: &[[u64; $lanes]], queries: &[(u64, u32)], chunks: usize) -> u64 {
+        fn $name(table: &[[u64; $lanes]], queries: &[u64], chunks: usize) -> u64 {
             match chunks {
                 1 => $fixed::<1>(table, queries),
                 2 => $fixed::<2>(table, queries),
@@ -201,7 +224,7 @@ macro_rules! sliced_kernel {
         }
 
         #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq")]
-        fn $fixed<const C: usize>(table: &[[u64; $lanes]], queries: &[(u64, u32)]) -> u64 {
+        fn $fixed<const C: usize>(table: &[[u64; $lanes]], queries: &[u64]) -> u64 {
             use std::arch::x86_64::{
                 _mm_cvtsi32_si128, $add, $and, $load, $popcnt, $sll, $store, $zero,
             };
@@ -217,26 +240,14 @@ macro_rules! sliced_kernel {
             let mut total = 0u64;
             for block in table.chunks_exact(C * ENTRIES) {
                 let mut sum = $zero();
-                let mut odd_weights = 0u64;
-                for &(q, w) in queries {
+                for &q in queries {
                     let mut acc = entry(block, q & (ENTRIES as u64 - 1));
                     for chunk in 1..C {
                         let index = (q >> (CHUNK as usize * chunk)) & (ENTRIES as u64 - 1);
                         acc = $and(acc, entry(&block[chunk * ENTRIES..], index));
                     }
-                    let matches = $popcnt(acc);
-                    if w.is_power_of_two() {
-                        let shift = _mm_cvtsi32_si128(w.trailing_zeros() as i32);
-                        sum = $add(sum, $sll(matches, shift));
-                    } else {
-                        let mut lanes = [0u64; $lanes];
-                        // SAFETY: `lanes` is writable for the vector's width.
-                        #[allow(unsafe_code)]
-                        unsafe {
-                            $store(lanes.as_mut_ptr().cast(), matches);
-                        }
-                        odd_weights += u64::from(w) * lanes.iter().sum::<u64>();
-                    }
+                    let shift = _mm_cvtsi32_si128((q >> TAG) as i32);
+                    sum = $add(sum, $sll($popcnt(acc), shift));
                 }
                 let mut lanes = [0u64; $lanes];
                 // SAFETY: `lanes` is writable for the vector's width.
@@ -244,7 +255,7 @@ macro_rules! sliced_kernel {
                 unsafe {
                     $store(lanes.as_mut_ptr().cast(), sum);
                 }
-                total += lanes.iter().sum::<u64>() + odd_weights;
+                total += lanes.iter().sum::<u64>();
             }
             total
         }
@@ -301,7 +312,7 @@ sliced_kernel!(
 /// Blocks of 64 lanes: one word per entry, the hardware `popcnt`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-fn count_popcnt(table: &[[u64; 1]], queries: &[(u64, u32)], chunks: usize) -> u64 {
+fn count_popcnt(table: &[[u64; 1]], queries: &[u64], chunks: usize) -> u64 {
     count_sliced::<1>(table, queries, chunks)
 }
 
@@ -351,12 +362,12 @@ fn build<const L: usize>(tables: &mut Tables<L>, stored: &[u64], chunks: usize) 
 /// Sums, over queries and blocks, the weighted popcount of the AND of the
 /// query's chunk entries.
 #[inline]
-fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[(u64, u32)], chunks: usize) -> u64 {
+fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usize) -> u64 {
     let per_block = chunks * ENTRIES;
     let mut total = 0u64;
     // Block-major: one block's tables stay in L1 while every query visits.
     for block in table.chunks_exact(per_block) {
-        for &(q, w) in queries {
+        for &q in queries {
             let mut acc = [!0u64; L];
             for (chunk, entries) in block.chunks_exact(ENTRIES).enumerate() {
                 let e = &entries[((q >> (CHUNK as usize * chunk)) & (ENTRIES as u64 - 1)) as usize];
@@ -365,7 +376,7 @@ fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[(u64, u32)], chun
                 }
             }
             let matches: u32 = acc.iter().map(|a| a.count_ones()).sum();
-            total += u64::from(w) * u64::from(matches);
+            total += weight(q) * u64::from(matches);
         }
     }
     total
@@ -383,7 +394,7 @@ pub(crate) fn path() -> &'static str {
 /// The portable counting loop on its own, whatever the CPU: lets tests pin
 /// the fallback that machines without AVX-512 run.
 #[doc(hidden)]
-pub fn count_portable(stored: &[u64], queries: &[(u64, u32)], bits: u32) -> u64 {
+pub fn count_portable(stored: &[u64], queries: &[u64], bits: u32) -> u64 {
     let chunks = bits.div_ceil(CHUNK) as usize;
     let mut tables = Tables::<8>::default();
     let chunks = build::<8>(&mut tables, stored, chunks);
@@ -415,9 +426,9 @@ mod tests {
         let mut m = SlicedMatcher::default();
         for len in [0, 1, 23, 24, 63, 64, 65, 128, 129, 511, 512, 513, 1100] {
             let stored = words(len, 7 + len as u64, 34);
-            let mut queries: Vec<(u64, u32)> =
-                words(50, 99, 34).into_iter().map(|q| (q, 3)).collect();
-            queries.push((0, 1)); // the all-zero query matches every stored word, no padding
+            let mut queries: Vec<u64> =
+                words(50, 99, 34).into_iter().map(|q| query(q, 4)).collect();
+            queries.push(0); // the all-zero query matches every stored word, no padding
             let want = count_naive(&stored, &queries);
             assert_eq!(m.count(&stored, &queries, 34), want, "{len} stored words");
         }

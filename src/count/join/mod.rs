@@ -24,7 +24,7 @@ pub mod quarter;
 pub mod sieve;
 
 use self::halves::{Geometry, Side, flip_weight, mirror_weight, right_weight, row_sets};
-use self::matcher::{SlicedMatcher, count_naive};
+use self::matcher::{SlicedMatcher, count_naive, query};
 use self::odd::{Middle, OddGeometry};
 use self::quarter::QuarterTable;
 use self::sieve::Sieve;
@@ -243,7 +243,7 @@ impl JoinPlan {
                     1
                 };
                 if weight > 0 {
-                    queries.push((word, weight));
+                    queries.push(query(word, weight));
                 }
             },
         );
@@ -258,27 +258,29 @@ impl JoinPlan {
     }
 
     /// [`Stage::FixedMiddle`]'s even jobs: the symmetric stage's half-boards
-    /// and weights, made by [`pairs`] and sorted by weight as they come.
+    /// and weights, made by [`pairs`] with the weights in the queries.
     fn run_even_job(&self, job: &Job, scratch: &mut Scratch) -> u128 {
         let geo = &self.geo;
         let left = &mut scratch.left;
         left.clear();
-        pairs::left_halves(geo, &self.top_left, &self.bottom_left, job.rows, left);
+        let lefts = (&self.top_left, &self.bottom_left);
+        pairs::left_halves(geo, lefts, job.rows, left, &mut scratch.pairing);
         if left.is_empty() {
             return 0;
         }
-        let right = &mut scratch.right;
-        right.held.iter_mut().for_each(Vec::clear);
-        pairs::right_halves(geo, &self.table, !job.rows & geo.all_rows(), right);
         let queries = &mut scratch.queries;
         queries.clear();
-        // Rule 2 (and rule 3 off both long diagonals): see `right_weight`.
-        let weights = [mirror_weight(geo, job.rows), 2, 4];
-        for (words, weight) in right.held.iter().zip(weights) {
-            if weight > 0 {
-                queries.extend(words.iter().map(|&w| (w, weight)));
-            }
-        }
+        // Rules 2 and 3: see `right_weight`.
+        let mirror = pairs::OffDiagonal::new(mirror_weight(geo, job.rows));
+        let right_rows = !job.rows & geo.all_rows();
+        pairs::right_halves(
+            geo,
+            &self.table,
+            right_rows,
+            mirror,
+            queries,
+            &mut scratch.pairing,
+        );
         let pairs = scratch.sieve.count(left, queries, geo.window_bits());
         u128::from(pairs) * u128::from(job.weight)
     }
@@ -303,7 +305,7 @@ impl JoinPlan {
         queries.clear();
         let right_rows = odd.free_rows(middle) & !job.rows;
         odd.for_each_right(table, middle, right_rows, &mut scratch.pieces, |word| {
-            queries.push((word, 1));
+            queries.push(word);
         });
         let pairs = scratch.sieve.count(left, queries, odd.window_bits());
         u128::from(pairs) * u128::from(job.weight)
@@ -315,8 +317,8 @@ impl JoinPlan {
 pub struct Scratch {
     pieces: (Vec<quarter::Piece>, Vec<quarter::Piece>),
     left: Vec<u64>,
-    queries: Vec<(u64, u32)>,
-    right: pairs::ByLongDiagonals,
+    queries: Vec<u64>,
+    pairing: pairs::Buffers,
     matcher: SlicedMatcher,
     sieve: Sieve,
 }

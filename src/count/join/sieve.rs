@@ -14,7 +14,7 @@
 //! matcher. The result never depends on the cuts: only which pairs get
 //! tested does.
 
-use super::matcher::SlicedMatcher;
+use super::matcher::{SlicedMatcher, TAG};
 
 /// The most cut bits a job may use: 32 buckets.
 pub const MAX_CUTS: usize = 5;
@@ -30,7 +30,7 @@ const SAMPLE: usize = 256;
 pub struct Sieve {
     matcher: SlicedMatcher,
     stored: Vec<u64>,
-    queries: Vec<(u64, u32)>,
+    queries: Vec<u64>,
     /// Each word's value on all `MAX_CUTS` ranked cut bits, computed once
     /// and used for the histograms and both bucketings.
     stored_cuts: Vec<u8>,
@@ -41,7 +41,7 @@ impl Sieve {
     /// Counts the weighted compatible pairs between `stored` and `queries`
     /// (words of the low `bits` bits), bucketing on the cuts this job
     /// pays for.
-    pub fn count(&mut self, stored: &[u64], queries: &[(u64, u32)], bits: u32) -> u64 {
+    pub fn count(&mut self, stored: &[u64], queries: &[u64], bits: u32) -> u64 {
         // Choosing costs a few passes over the words; it can only pay back
         // when matching (about stored * queries / 64 block visits) dwarfs
         // that. Measured at n = 18, where few jobs are this big: a sieve on
@@ -55,7 +55,7 @@ impl Sieve {
             .extend(stored.iter().map(|&s| cut_value(s, &ranked)));
         self.query_cuts.clear();
         self.query_cuts
-            .extend(queries.iter().map(|&(q, _)| cut_value(q, &ranked)));
+            .extend(queries.iter().map(|&q| cut_value(q, &ranked)));
         let mut stored_by = [0u64; BUCKETS];
         self.stored_cuts
             .iter()
@@ -138,14 +138,14 @@ fn bucket_by<T: Copy>(
 
 /// The `MAX_CUTS` window bits set most often on both sides (sampled),
 /// most often first.
-fn rank_bits(stored: &[u64], queries: &[(u64, u32)], bits: u32) -> [u32; MAX_CUTS] {
+fn rank_bits(stored: &[u64], queries: &[u64], bits: u32) -> [u32; MAX_CUTS] {
     let mut in_stored = [0u64; 64];
     let mut in_queries = [0u64; 64];
     for &s in stored.iter().step_by(stored.len() / SAMPLE) {
         tally(s, &mut in_stored);
     }
-    for &(q, _) in queries.iter().step_by(queries.len() / SAMPLE) {
-        tally(q, &mut in_queries);
+    for &q in queries.iter().step_by(queries.len() / SAMPLE) {
+        tally(q & !(!0 << TAG), &mut in_queries);
     }
     let mut ranked: Vec<u32> = (0..bits).collect();
     ranked.sort_by_key(|&t| std::cmp::Reverse(in_stored[t as usize] * in_queries[t as usize]));
@@ -195,7 +195,7 @@ fn block_visits(stored_by: &[u64; BUCKETS], queries_by: &[u64; BUCKETS], k: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::join::matcher::count_naive;
+    use crate::count::join::matcher::{count_naive, query};
 
     #[test]
     fn cut_values_read_the_cut_bits_in_order() {
@@ -218,8 +218,8 @@ mod tests {
             let stored: Vec<u64> = (0..len)
                 .map(|_| next() & next() & ((1 << 34) - 1))
                 .collect();
-            let queries: Vec<(u64, u32)> = (0..asked)
-                .map(|i| (next() & next() & ((1 << 34) - 1), 1 + i % 4))
+            let queries: Vec<u64> = (0..asked)
+                .map(|i| query(next() & next() & ((1 << 34) - 1), 1 << (i % 4)))
                 .collect();
             assert_eq!(
                 sieve.count(&stored, &queries, 34),
