@@ -341,15 +341,7 @@ mod simd {
         let mut end: *mut u64 = out.spare_capacity_mut().as_mut_ptr().cast();
         for top in tops {
             let probe = _mm512_set1_epi64(frame.probe(top) as i64);
-            let top_word = frame.top_word(top);
-            // Only a top on neither long diagonal can make words that hold
-            // neither.
-            let fix = if top_word >> TAG == 0 {
-                mirror
-            } else {
-                OffDiagonal::Once
-            };
-            let top_word = _mm512_set1_epi64(top_word as i64);
+            let top_word = _mm512_set1_epi64(frame.top_word(top) as i64);
             for (i, lanes) in words.iter().enumerate() {
                 let valid = first(bottoms.len() - 8 * i);
                 // SAFETY: the `valid` lanes are `Piece`s of `bottoms`,
@@ -363,12 +355,12 @@ mod simd {
                     )
                 };
                 let mut keep = _mm512_mask_testn_epi64_mask(valid, probe, pieces);
-                if keep == 0 {
-                    continue;
-                }
                 // The parts share no window bit, so adding them adds the tags.
                 let mut word = _mm512_add_epi64(top_word, bottom);
-                match fix {
+                // One branch for the whole job. (Testing the top's tag
+                // first, to skip the fix for tops on a long diagonal, was a
+                // branch per top that the CPU could not predict.)
+                match mirror {
                     OffDiagonal::Once => {}
                     OffDiagonal::Skip => keep &= !_mm512_testn_epi64_mask(word, tag_bits),
                     OffDiagonal::Twice => {
