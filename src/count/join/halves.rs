@@ -166,32 +166,6 @@ pub fn pair_pieces(
     }
 }
 
-/// [`pair_pieces`] without the top pieces that touch `top_off` and the
-/// bottom pieces that touch `bottom_off` (local diagonal masks): filtering
-/// the pieces costs one test each, filtering the pairs one test per pair.
-/// `buffers` hold the kept pieces.
-#[inline]
-pub fn pair_pieces_avoiding(
-    tops: &[Piece],
-    bottoms: &[Piece],
-    drop: u32,
-    (top_off, bottom_off): (Piece, Piece),
-    buffers: &mut (Vec<Piece>, Vec<Piece>),
-    emit: impl FnMut(u64, u64, &Piece),
-) {
-    let avoids =
-        |off: Piece| move |p: &&Piece| p.falling & off.falling == 0 && p.rising & off.rising == 0;
-    let (kept_tops, kept_bottoms) = buffers;
-    kept_bottoms.clear();
-    kept_bottoms.extend(bottoms.iter().filter(avoids(bottom_off)));
-    if kept_bottoms.is_empty() {
-        return;
-    }
-    kept_tops.clear();
-    kept_tops.extend(tops.iter().filter(avoids(top_off)));
-    pair_pieces(kept_tops, kept_bottoms, drop, emit);
-}
-
 /// Calls `f` with every `k`-element subset of `0..width`, as a bit mask, in
 /// increasing order (Gosper's hack: the next larger integer with the same
 /// number of set bits).

@@ -201,7 +201,7 @@ impl JoinPlan {
             return self.run_odd_job(job, middle, odd, table, scratch);
         }
         let geo = &self.geo;
-        if self.stage == Stage::FixedMiddle && geo.n.is_multiple_of(2) && geo.n <= pairs::MAX_N {
+        if self.stage == Stage::FixedMiddle && geo.n.is_multiple_of(2) {
             return self.run_even_job(job, scratch);
         }
         let symmetric = matches!(self.stage, Stage::Symmetric | Stage::FixedMiddle);
@@ -295,18 +295,14 @@ impl JoinPlan {
     ) -> u128 {
         let left = &mut scratch.left;
         left.clear();
-        odd.for_each_left(table, middle, job.rows, &mut scratch.pieces, |word| {
-            left.push(word);
-        });
+        odd.left_halves(table, middle, job.rows, left, &mut scratch.pairing);
         if left.is_empty() {
             return 0;
         }
         let queries = &mut scratch.queries;
         queries.clear();
         let right_rows = odd.free_rows(middle) & !job.rows;
-        odd.for_each_right(table, middle, right_rows, &mut scratch.pieces, |word| {
-            queries.push(word);
-        });
+        odd.right_halves(table, middle, right_rows, queries, &mut scratch.pairing);
         let pairs = scratch.sieve.count(left, queries, odd.window_bits());
         u128::from(pairs) * u128::from(job.weight)
     }
@@ -315,7 +311,6 @@ impl JoinPlan {
 /// Per-thread buffers, grown to the largest job and then reused.
 #[derive(Default)]
 pub struct Scratch {
-    pieces: (Vec<quarter::Piece>, Vec<quarter::Piece>),
     left: Vec<u64>,
     queries: Vec<u64>,
     pairing: pairs::Buffers,

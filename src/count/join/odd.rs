@@ -29,9 +29,9 @@
 //!
 //! This module generates the half-boards of these jobs; it never counts.
 
-use super::halves::{for_each_subset, pair_pieces_avoiding};
-use super::quarter::Piece;
-use super::quarter::QuarterTable;
+use super::halves::{Side, for_each_subset};
+use super::pairs::{Buffers, Frame, OffDiagonal, pair_group};
+use super::quarter::{Piece, QuarterTable};
 
 /// The split of an odd board around its middle row and column.
 #[derive(Clone, Copy, Debug)]
@@ -144,56 +144,44 @@ impl OddGeometry {
         ((falling >> lo) & self.family) | (((rising >> lo) & self.family) << (2 * self.h - 1))
     }
 
-    /// Calls `emit(word)` for every left half-board on the rows `rows` that
-    /// avoids the pre-placed queen's diagonals.
-    pub fn for_each_left(
+    /// Appends to `out` the word of every left half-board on the rows
+    /// `rows` that avoids the pre-placed queen's diagonals.
+    pub fn left_halves(
         &self,
         table: &QuarterTable,
         middle: Middle,
         rows: u32,
-        buffers: &mut (Vec<Piece>, Vec<Piece>),
-        mut emit: impl FnMut(u64),
+        out: &mut Vec<u64>,
+        buffers: &mut Buffers,
     ) {
         let h = self.h;
         let (top, bottom, all) = self.split(rows);
         let [tl, bl, _, _] = self.forbidden(middle);
+        let frame = Frame::odd(h, Side::Left, 0, (tl, bl));
         for_each_subset(h, top.count_ones(), |cols| {
             let tops = table.group(top, cols);
             if tops.is_empty() {
                 return;
             }
-            // TL at (0, 0), BL at (h + 1, 0): the masks are already global.
             let bottoms = table.group(bottom, all ^ cols);
-            pair_pieces_avoiding(
-                tops,
-                bottoms,
-                h + 1,
-                (tl, bl),
-                buffers,
-                |falling, rising, _| {
-                    emit(self.window(falling, rising));
-                },
-            );
+            pair_group(frame, tops, bottoms, OffDiagonal::Once, out, buffers);
         });
     }
 
-    /// Calls `emit(word)` for every right half-board on the rows `rows`
-    /// (and, for [`Middle::Column`], the middle row) that avoids the
+    /// Appends to `out` the word of every right half-board on the rows
+    /// `rows` (and, for [`Middle::Column`], the middle row) that avoids the
     /// pre-placed queen's diagonals.
-    pub fn for_each_right(
+    pub fn right_halves(
         &self,
         table: &QuarterTable,
         middle: Middle,
         rows: u32,
-        buffers: &mut (Vec<Piece>, Vec<Piece>),
-        mut emit: impl FnMut(u64),
+        out: &mut Vec<u64>,
+        buffers: &mut Buffers,
     ) {
         let h = self.h;
         let (top, bottom, all) = self.split(rows);
         let [_, _, tr, br] = self.forbidden(middle);
-        // TR at (0, h + 1), BR at (h + 1, h + 1): in global coordinates
-        // both families shift by h + 1.
-        let shift = h + 1;
         for_each_subset(h, top.count_ones(), |cols| {
             let tops = table.group(top, cols);
             if tops.is_empty() {
@@ -202,15 +190,14 @@ impl OddGeometry {
             let rest = all ^ cols;
             match middle {
                 Middle::Centre => {
+                    let frame = Frame::odd(h, Side::Right, 0, (tr, br));
                     let bottoms = table.group(bottom, rest);
-                    pair_pieces_avoiding(tops, bottoms, h + 1, (tr, br), buffers, |f, r, _| {
-                        emit(self.window(f << shift, r << shift));
-                    });
+                    pair_group(frame, tops, bottoms, OffDiagonal::Once, out, buffers);
                 }
                 Middle::Column(j) => {
                     // The one right column the pieces leave free takes the
                     // middle-row queen (h, h + 1 + c): i = c + 1 < j; the
-                    // pieces keep off its diagonals.
+                    // pieces keep off its diagonals, and every word holds them.
                     let mut free = rest & ((1 << (j - 1)) - 1);
                     while free != 0 {
                         let c = free.trailing_zeros();
@@ -225,20 +212,12 @@ impl OddGeometry {
                             falling: br.falling | q_br.falling,
                             rising: br.rising | q_br.rising,
                         };
-                        let queen = 1u64 << queen;
+                        // TR and BR sit h + 1 columns right: their window
+                        // bits are the global ones less h + 1, as the queen's.
+                        let held = self.window(1 << queen, 1 << queen);
+                        let frame = Frame::odd(h, Side::Right, held, (top_off, bottom_off));
                         let bottoms = table.group(bottom, rest ^ (1 << c));
-                        pair_pieces_avoiding(
-                            tops,
-                            bottoms,
-                            h + 1,
-                            (top_off, bottom_off),
-                            buffers,
-                            |f, r, _| {
-                                let (falling, rising) = (f << shift, r << shift);
-                                debug_assert_eq!((falling | rising) & queen, 0);
-                                emit(self.window(falling | queen, rising | queen));
-                            },
-                        );
+                        pair_group(frame, tops, bottoms, OffDiagonal::Once, out, buffers);
                     }
                 }
             }
