@@ -23,7 +23,9 @@ pub mod pairs;
 pub mod quarter;
 pub mod sieve;
 
-use self::halves::{Geometry, Side, flip_weight, mirror_weight, right_weight, row_sets};
+use self::halves::{
+    Geometry, Side, flip_weight, for_each_subset, mirror_weight, right_weight, row_sets,
+};
 use self::matcher::{SlicedMatcher, count_naive, query};
 use self::odd::{Middle, OddGeometry};
 use self::quarter::QuarterTable;
@@ -337,11 +339,11 @@ fn candidates(geo: &Geometry, table: &QuarterTable, side: Side, rows: u32) -> u6
         Side::Right => (geo.q, rows & ((1 << geo.h) - 1), rows >> geo.h),
     };
     let all = (1u32 << width) - 1;
-    let k = top.count_ones();
-    (0..=all)
-        .filter(|c| c.count_ones() == k)
-        .map(|c| (table.group(top, c).len() * table.group(bottom, all ^ c).len()) as u64)
-        .sum()
+    let mut pairs = 0;
+    for_each_subset(width, top.count_ones(), |c| {
+        pairs += (table.group(top, c).len() * table.group(bottom, all ^ c).len()) as u64;
+    });
+    pairs
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@
 //! This module generates the half-boards of these jobs; it never counts.
 
 use super::halves::{Side, for_each_subset};
-use super::pairs::{Buffers, Frame, OffDiagonal, pair_group};
+use super::pairs::{Buffers, Frame, OffDiagonal, pair_group, prefetch};
 use super::quarter::{Piece, QuarterTable};
 
 /// The split of an odd board around its middle row and column.
@@ -159,6 +159,10 @@ impl OddGeometry {
         let [tl, bl, _, _] = self.forbidden(middle);
         let frame = Frame::odd(h, Side::Left, 0, (tl, bl));
         for_each_subset(h, top.count_ones(), |cols| {
+            prefetch(table.group(top, cols));
+            prefetch(table.group(bottom, all ^ cols));
+        });
+        for_each_subset(h, top.count_ones(), |cols| {
             let tops = table.group(top, cols);
             if tops.is_empty() {
                 return;
@@ -182,6 +186,20 @@ impl OddGeometry {
         let h = self.h;
         let (top, bottom, all) = self.split(rows);
         let [_, _, tr, br] = self.forbidden(middle);
+        for_each_subset(h, top.count_ones(), |cols| {
+            prefetch(table.group(top, cols));
+            let rest = all ^ cols;
+            match middle {
+                Middle::Centre => prefetch(table.group(bottom, rest)),
+                Middle::Column(j) => {
+                    let mut free = rest & ((1 << (j - 1)) - 1);
+                    while free != 0 {
+                        prefetch(table.group(bottom, rest & !(free & free.wrapping_neg())));
+                        free &= free - 1;
+                    }
+                }
+            }
+        });
         for_each_subset(h, top.count_ones(), |cols| {
             let tops = table.group(top, cols);
             if tops.is_empty() {

@@ -41,24 +41,23 @@ impl QuarterTable {
             (1..=12).contains(&side),
             "quarter side {side} is out of range"
         );
-        let mut found: Vec<(u32, Piece)> = Vec::new();
-        collect(side, 0, 0, 0, Piece::default(), &mut found);
-
-        // Counting sort by key, so each group is one contiguous slice.
+        // Two walks, one to count each group and one to fill it: cheaper
+        // than keeping (key, piece) pairs to sort, whose growing vector
+        // made the plan of n = 18 spend half its time faulting in pages.
         let keys = 1usize << (2 * side);
         let mut offsets = vec![0u32; keys + 1];
-        for &(key, _) in &found {
+        walk(side, 0, 0, 0, Piece::default(), &mut |key, _| {
             offsets[key as usize + 1] += 1;
-        }
+        });
         for k in 0..keys {
             offsets[k + 1] += offsets[k];
         }
         let mut next = offsets.clone();
-        let mut pieces = vec![Piece::default(); found.len()];
-        for (key, piece) in found {
+        let mut pieces = vec![Piece::default(); offsets[keys] as usize];
+        walk(side, 0, 0, 0, Piece::default(), &mut |key, piece| {
             pieces[next[key as usize] as usize] = piece;
             next[key as usize] += 1;
-        }
+        });
         Self {
             side,
             offsets,
@@ -97,23 +96,33 @@ impl QuarterTable {
 }
 
 /// Depth-first over the rows: each row stays empty or takes a queen on a
-/// free column whose diagonals are free.
-fn collect(side: u32, row: u32, rows: u32, cols: u32, piece: Piece, found: &mut Vec<(u32, Piece)>) {
+/// free column whose diagonals are free. Calls `visit(key, piece)` for
+/// every placement, `key = rows << side | cols`.
+fn walk(
+    side: u32,
+    row: u32,
+    rows: u32,
+    cols: u32,
+    piece: Piece,
+    visit: &mut impl FnMut(u32, Piece),
+) {
     if row == side {
-        found.push(((rows << side) | cols, piece));
+        visit((rows << side) | cols, piece);
         return;
     }
-    collect(side, row + 1, rows, cols, piece, found);
-    for c in 0..side {
-        let falling = 1 << (c + side - 1 - row);
-        let rising = 1 << (c + row);
-        if cols & (1 << c) == 0 && piece.falling & falling == 0 && piece.rising & rising == 0 {
-            let next = Piece {
-                falling: piece.falling | falling,
-                rising: piece.rising | rising,
-            };
-            collect(side, row + 1, rows | 1 << row, cols | 1 << c, next, found);
-        }
+    walk(side, row + 1, rows, cols, piece, visit);
+    // Columns whose diagonals at this row are free: falling bit
+    // c + side - 1 - row, rising bit c + row.
+    let all = (1 << side) - 1;
+    let mut free = all & !cols & !(piece.falling >> (side - 1 - row)) & !(piece.rising >> row);
+    while free != 0 {
+        let c = free.trailing_zeros();
+        free &= free - 1;
+        let next = Piece {
+            falling: piece.falling | 1 << (c + side - 1 - row),
+            rising: piece.rising | 1 << (c + row),
+        };
+        walk(side, row + 1, rows | 1 << row, cols | 1 << c, next, visit);
     }
 }
 
