@@ -86,6 +86,8 @@ pub struct Buffers {
     /// Which of each entry's eight bottoms exist and keep off the frame's
     /// forbidden diagonals.
     allowed: Vec<u8>,
+    /// The tops that keep off them.
+    tops: Vec<Piece>,
 }
 
 /// Eight words, aligned for one vector load.
@@ -391,7 +393,11 @@ mod simd {
         out: &mut Vec<u64>,
         buffers: &mut Buffers,
     ) {
-        let Buffers { words, allowed } = buffers;
+        let Buffers {
+            words,
+            allowed,
+            tops: kept,
+        } = buffers;
         words.clear();
         allowed.clear();
         for eight in bottoms.chunks(8) {
@@ -405,17 +411,53 @@ mod simd {
             words.push(lanes);
             allowed.push(ok);
         }
-        let tag_bit = _mm512_set1_epi64(1 << TAG);
-        let tag_bits = _mm512_set1_epi64((!0u64 << TAG) as i64);
+        // The tops that keep off the forbidden diagonals, without a branch
+        // per top (which the CPU would mispredict).
+        let tops = if frame.top_off == 0 {
+            tops
+        } else {
+            kept.resize(tops.len(), Piece::default());
+            let mut len = 0;
+            for top in tops {
+                kept[len] = *top;
+                len += usize::from(frame.allows(top));
+            }
+            &kept[..len]
+        };
         // Room for every candidate, plus one whole store's overhang.
         out.reserve(tops.len() * bottoms.len() + 8);
+        // One loop per rule, so that the loop holds no test of it.
+        match mirror {
+            OffDiagonal::Once => pair_tops::<ONCE>(frame, tops, bottoms, words, allowed, out),
+            OffDiagonal::Skip => pair_tops::<SKIP>(frame, tops, bottoms, words, allowed, out),
+            OffDiagonal::Twice => pair_tops::<TWICE>(frame, tops, bottoms, words, allowed, out),
+        }
+    }
+
+    const ONCE: u8 = 0;
+    const SKIP: u8 = 1;
+    const TWICE: u8 = 2;
+
+    /// The loop of [`pair_group`] over the tops, with the bottoms' words
+    /// and allowed lanes computed, for the rule `FIX` (`ONCE`, `SKIP` or
+    /// `TWICE`); `out` has room for every candidate and 8 words more.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
+    fn pair_tops<const FIX: u8>(
+        frame: Frame,
+        tops: &[Piece],
+        bottoms: &[Piece],
+        words: &[Lanes],
+        allowed: &[u8],
+        out: &mut Vec<u64>,
+    ) {
+        let tag_bit = _mm512_set1_epi64(1 << TAG);
+        let tag_bits = _mm512_set1_epi64((!0u64 << TAG) as i64);
         let mut end: *mut u64 = out.spare_capacity_mut().as_mut_ptr().cast();
         for top in tops {
             let probe = _mm512_set1_epi64(frame.probe(top) as i64);
             let top_word = _mm512_set1_epi64(frame.top_word(top) as i64);
-            // All lanes, or none for a top on a forbidden diagonal: no branch.
-            let top_ok = 0u8.wrapping_sub(u8::from(frame.allows(top)));
-            for (i, (lanes, &ok)) in words.iter().zip(allowed.iter()).enumerate() {
+            for (i, (lanes, &ok)) in words.iter().zip(allowed).enumerate() {
                 // SAFETY: the `ok` lanes are `Piece`s of `bottoms`, `repr(C)`
                 // pairs of u32, each read as `falling | rising << 32`; `lanes`
                 // is 64-byte aligned.
@@ -426,22 +468,20 @@ mod simd {
                         _mm512_load_si512(lanes.0.as_ptr().cast()),
                     )
                 };
-                let mut keep = _mm512_mask_testn_epi64_mask(ok & top_ok, probe, pieces);
+                let mut keep = _mm512_mask_testn_epi64_mask(ok, probe, pieces);
                 // The parts share no window bit, so adding them adds the tags.
                 let mut word = _mm512_add_epi64(top_word, bottom);
-                // One branch for the whole job. (Testing the top's tag
-                // first, to skip the fix for tops on a long diagonal, was a
-                // branch per top that the CPU could not predict.)
-                match mirror {
-                    OffDiagonal::Once => {}
-                    OffDiagonal::Skip => keep &= !_mm512_testn_epi64_mask(word, tag_bits),
-                    OffDiagonal::Twice => {
-                        let neither = _mm512_testn_epi64_mask(word, tag_bits);
-                        word = _mm512_mask_or_epi64(word, neither, word, tag_bit);
-                    }
+                // (Testing the top's tag first, to skip the fix for tops on a
+                // long diagonal, was a branch per top that the CPU could not
+                // predict.)
+                if FIX == SKIP {
+                    keep &= !_mm512_testn_epi64_mask(word, tag_bits);
+                } else if FIX == TWICE {
+                    let neither = _mm512_testn_epi64_mask(word, tag_bits);
+                    word = _mm512_mask_or_epi64(word, neither, word, tag_bit);
                 }
-                // SAFETY: `end` has at least 8 words of reserved room after it:
-                // `tops.len() * bottoms.len() + 8` were reserved and at most one
+                // SAFETY: `end` has at least 8 words of room after it: the
+                // caller reserved one per candidate and 8 more, and at most one
                 // word per candidate has been kept before this store.
                 #[allow(unsafe_code)]
                 unsafe {
