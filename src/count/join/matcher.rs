@@ -56,11 +56,6 @@ pub fn count_naive(stored: &[u64], queries: &[u64]) -> u64 {
 }
 
 /// The bit-sliced matcher, with buffers reused from job to job.
-///
-/// A stored set is cut into whole blocks of 512 words and a tail. A tail of
-/// at most 256 words gets the narrowest block that holds it (64, 128 or 256
-/// lanes, or none below 24 words), so that it is not padded to 512; a
-/// longer tail is a padded block of 512.
 #[derive(Default)]
 pub struct SlicedMatcher {
     /// Tables for blocks of `64 * L` words, `L = 8`, `4`, `2`, `1`.
@@ -68,12 +63,9 @@ pub struct SlicedMatcher {
     mid: Tables<4>,
     narrow: Tables<2>,
     single: Tables<1>,
-    /// The stored words of a tail too small for tables.
+    /// The stored words of a set too small for tables.
     small: Vec<u64>,
-    /// Whether `wide` holds blocks of the last stored set.
-    whole: bool,
-    tail: Tail,
-    chunks: usize,
+    built: Built,
 }
 
 /// The chunk tables of a stored set, `blocks * chunks * 32` entries.
@@ -104,35 +96,16 @@ impl SlicedMatcher {
     /// count queries against with [`Self::count_built`].
     pub fn build(&mut self, stored: &[u64], bits: u32) {
         let chunks = bits.div_ceil(CHUNK) as usize;
-        self.chunks = chunks;
-        let whole = match stored.len() % 512 {
-            0..=256 => stored.len() / 512 * 512,
-            _ => stored.len(),
-        };
-        let (blocks, tail) = stored.split_at(whole);
-        self.whole = !blocks.is_empty();
-        if self.whole {
-            build(&mut self.wide, blocks, chunks);
-        }
-        self.tail = match tail.len() {
-            0 => Tail::None,
-            1..SMALL => {
+        self.built = match stored.len() {
+            0..SMALL => {
                 self.small.clear();
-                self.small.extend_from_slice(tail);
-                Tail::Small
+                self.small.extend_from_slice(stored);
+                Built::Small
             }
-            SMALL..=64 => {
-                build(&mut self.single, tail, chunks);
-                Tail::Single
-            }
-            65..=128 => {
-                build(&mut self.narrow, tail, chunks);
-                Tail::Narrow
-            }
-            _ => {
-                build(&mut self.mid, tail, chunks);
-                Tail::Mid
-            }
+            SMALL..=64 => Built::Single(build(&mut self.single, stored, chunks)),
+            65..=128 => Built::Narrow(build(&mut self.narrow, stored, chunks)),
+            129..=256 => Built::Mid(build(&mut self.mid, stored, chunks)),
+            _ => Built::Wide(build(&mut self.wide, stored, chunks)),
         };
     }
 
@@ -140,34 +113,26 @@ impl SlicedMatcher {
     /// [`Self::build`].
     #[must_use]
     pub fn count_built(&self, queries: &[u64]) -> u64 {
-        let chunks = self.chunks;
-        let blocks = if self.whole {
-            simd::count(&self.wide.entries, queries, chunks)
-        } else {
-            0
-        };
-        blocks
-            + match self.tail {
-                Tail::None => 0,
-                Tail::Small => count_naive(&self.small, queries),
-                Tail::Single => simd::count(&self.single.entries, queries, chunks),
-                Tail::Narrow => simd::count(&self.narrow.entries, queries, chunks),
-                Tail::Mid => simd::count(&self.mid.entries, queries, chunks),
-            }
+        match self.built {
+            Built::Small => count_naive(&self.small, queries),
+            Built::Single(chunks) => simd::count(&self.single.entries, queries, chunks),
+            Built::Narrow(chunks) => simd::count(&self.narrow.entries, queries, chunks),
+            Built::Mid(chunks) => simd::count(&self.mid.entries, queries, chunks),
+            Built::Wide(chunks) => simd::count(&self.wide.entries, queries, chunks),
+        }
     }
 }
 
-/// Which tables hold the tail of the last stored set.
+/// Which tables hold the last stored set, and its chunk count.
 #[derive(Clone, Copy, Debug, Default)]
-enum Tail {
-    /// No tail.
-    #[default]
-    None,
+enum Built {
     /// Too few words for tables: kept as they are.
+    #[default]
     Small,
-    Single,
-    Narrow,
-    Mid,
+    Single(usize),
+    Narrow(usize),
+    Mid(usize),
+    Wide(usize),
 }
 
 /// The counting loop for the CPU at hand, picked at run time: the binary
@@ -361,7 +326,7 @@ fn count_popcnt(table: &[[u64; 1]], queries: &[u64], chunks: usize) -> u64 {
 /// never counts. This replaced building one column per window bit, lane by
 /// set bit, and then each entry as the AND of its columns (see the step
 /// table in results/).
-fn build<const L: usize>(tables: &mut Tables<L>, stored: &[u64], chunks: usize) {
+fn build<const L: usize>(tables: &mut Tables<L>, stored: &[u64], chunks: usize) -> usize {
     let lanes = 64 * L;
     let blocks = stored.len().div_ceil(lanes);
     let table = &mut tables.entries;
@@ -391,6 +356,7 @@ fn build<const L: usize>(tables: &mut Tables<L>, stored: &[u64], chunks: usize) 
             }
         }
     }
+    chunks
 }
 
 /// Sums, over queries and blocks, the weighted popcount of the AND of the
@@ -431,7 +397,7 @@ pub(crate) fn path() -> &'static str {
 pub fn count_portable(stored: &[u64], queries: &[u64], bits: u32) -> u64 {
     let chunks = bits.div_ceil(CHUNK) as usize;
     let mut tables = Tables::<8>::default();
-    build::<8>(&mut tables, stored, chunks);
+    let chunks = build::<8>(&mut tables, stored, chunks);
     count_sliced::<8>(&tables.entries, queries, chunks)
 }
 
