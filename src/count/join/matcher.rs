@@ -21,7 +21,7 @@
 //! Nothing here allocates once its buffers have grown to a job's size.
 
 /// Bits per chunk: 32 table entries per chunk.
-const CHUNK: u32 = 5;
+pub(super) const CHUNK: u32 = 5;
 const ENTRIES: usize = 1 << CHUNK;
 
 /// Below this many stored words the plain loop wins over building tables.

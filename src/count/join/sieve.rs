@@ -20,7 +20,7 @@
 //! n = 18 that leaves at most 30 of the 34 window bits, so six chunks of
 //! five instead of seven.
 
-use super::matcher::{SlicedMatcher, TAG};
+use super::matcher::{CHUNK, SlicedMatcher, TAG};
 
 /// The most cut bits a job may use: 64 buckets. A job takes at most
 /// `log2(stored / 512)` of them. (Measured with simultaneous pairs: a flat
@@ -92,7 +92,7 @@ impl Sieve {
                 let chunks = u64::from(
                     live.count_ones()
                         .saturating_sub(k as u32)
-                        .div_ceil(5)
+                        .div_ceil(CHUNK)
                         .max(1),
                 );
                 block_visits(&stored_by, &queries_by, k) * chunks
