@@ -52,6 +52,17 @@ pub enum Refusal {
         /// Its value for this count.
         ours: String,
     },
+    /// The file holds nothing but zero bytes: no journal does, since a
+    /// new journal's header is on the disk before any room is set aside.
+    #[error("it holds only zero bytes, which no queens journal does")]
+    Zeros,
+    /// The header line ends in a carriage return: the file went through
+    /// a text tool that writes CR LF line ends.
+    #[error(
+        "its lines end in CR LF (was it edited, or copied as text, on Windows?); a journal's \
+         lines end in LF alone"
+    )]
+    CarriageReturns,
     /// A unit recorded twice with different counts.
     #[error(
         "unit {id} is recorded twice with different counts ({first} and {second}), so the \
@@ -131,6 +142,16 @@ impl Header {
 /// newline.
 pub const MAX_RECORD: usize = 10 + 39 + 8 + 3;
 
+/// The most bytes a journal of a plan of `units` units can hold: its
+/// header (under 1 KiB), a record per unit, and the room a killed run
+/// left unused, with a margin for records written twice. A longer file is
+/// not a journal of that plan, and is refused before it is read.
+#[must_use]
+pub fn max_len(units: usize) -> u64 {
+    const HEADER: u64 = 1 << 10;
+    HEADER + 4 * units as u64 * MAX_RECORD as u64
+}
+
 /// One unit's record, with its newline, written into `buf` without
 /// allocating (the journal writes one per unit, on the hot path of small
 /// units); returns its length.
@@ -202,6 +223,9 @@ impl Replay {
     pub fn read(bytes: &[u8], header: &Header, units: usize) -> Result<Self, Refusal> {
         let unused = bytes.iter().rev().take_while(|&&b| b == 0).count();
         let bytes = &bytes[..bytes.len() - unused];
+        if bytes.is_empty() && unused > 0 {
+            return Err(Refusal::Zeros);
+        }
         let Some(end) = bytes.iter().position(|&b| b == b'\n') else {
             // Empty, or a header torn while it was first written.
             return if header.line().as_bytes().starts_with(bytes) {
@@ -216,6 +240,10 @@ impl Replay {
             };
         };
         let first = std::str::from_utf8(&bytes[..end]).map_err(|_| Refusal::NotAJournal)?;
+        if let Some(first) = first.strip_suffix('\r') {
+            header.check(first)?;
+            return Err(Refusal::CarriageReturns);
+        }
         header.check(first)?;
         let mut counts: Vec<Option<u128>> = vec![None; units];
         let mut good_len = end + 1;
@@ -349,11 +377,12 @@ mod tests {
         garbage.extend(record(4, 2).as_bytes());
         let replay = Replay::read(&garbage, &header, plan.len()).unwrap();
         assert_eq!((replay.done.len(), replay.bad_line), (1, Some(3)));
-        let empty_but_zeros = [0u8; 64];
-        assert!(
-            Replay::read(&empty_but_zeros, &header, plan.len())
-                .unwrap()
-                .fresh
+        // Issue 20: a file of zeros is not an empty journal (a new
+        // journal's header reaches the disk before its room is set aside).
+        let only_zeros = [0u8; 64];
+        assert_eq!(
+            Replay::read(&only_zeros, &header, plan.len()),
+            Err(Refusal::Zeros)
         );
     }
 
@@ -403,6 +432,23 @@ mod tests {
             ),
             "{refusal}"
         );
+    }
+
+    #[test]
+    fn a_journal_with_cr_lf_line_ends_is_refused_as_such() {
+        // Issue 20: the message named two identical plan hashes.
+        let (plan, header) = header();
+        let text = (header.line() + &record(3, 10)).replace('\n', "\r\n");
+        assert_eq!(
+            Replay::read(text.as_bytes(), &header, plan.len()),
+            Err(Refusal::CarriageReturns)
+        );
+        let other = Plan::new(9, Engine::Mirror, &Config::default()).unwrap();
+        let text = Header::of(&other).line().replace('\n', "\r\n");
+        assert!(matches!(
+            Replay::read(text.as_bytes(), &header, plan.len()),
+            Err(Refusal::OtherPlan { field: "n", .. })
+        ));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! A wrong count fails the benchmark with exit code 3, as for `count`.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -16,6 +16,7 @@ use queens::{Engine, MAX_N};
 use serde::Serialize;
 
 use super::args::{EngineArg, parse_board_size};
+use super::files::Output;
 use super::report::{EXIT_MISMATCH, mismatch};
 
 /// Test-only: every count is off by one, so the benchmark must fail.
@@ -97,6 +98,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         Some(n) => Workload::custom(n, args.engine.map(Engine::from)),
         None => Workload::v1(),
     };
+    // Checked before the benchmark runs, and again when it is written.
+    let svg = args
+        .svg
+        .as_deref()
+        .map(|path| Output::new(path, "--svg", &[]))
+        .transpose()?;
     let machine = Machine::detect();
     let threads = args.threads.as_ref().map_or_else(
         || bench::thread_counts(machine.logical_cpus),
@@ -161,9 +168,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         table(&mut out, &machine, &report, commit)?;
     }
     out.flush()?;
-    if let Some(path) = &args.svg {
-        plot(path, &report, &machine)
-            .with_context(|| format!("drawing the plot into {}", path.display()))?;
+    if let Some(svg) = &svg {
+        let mut drawn = String::new();
+        plot(&mut drawn, &report, &machine)
+            .with_context(|| format!("drawing the plot for {}", svg.path().display()))?;
+        svg.write(drawn.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -214,10 +223,10 @@ fn table(out: &mut impl Write, machine: &Machine, report: &Report, commit: &str)
 }
 
 /// Speed-up against threads, measured and ideal.
-fn plot(path: &Path, report: &Report, machine: &Machine) -> anyhow::Result<()> {
+fn plot(svg: &mut String, report: &Report, machine: &Machine) -> anyhow::Result<()> {
     use plotters::prelude::*;
     let top = report.rows.iter().map(|r| r.threads).max().unwrap_or(1) as f64;
-    let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (720, 480)).into_drawing_area();
     root.fill(&WHITE)?;
     let caption = format!(
         "queens bench {}: speed-up on {} ({} logical CPUs)",

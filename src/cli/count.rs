@@ -25,7 +25,8 @@ use super::args::{
     AlgorithmArg, EngineArg, ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads,
     parse_unit_list, refuse_size,
 };
-use super::journal::{Journal, Opened, Refused, write_atomically};
+use super::files::{Input, Output};
+use super::journal::{Journal, Opened, Refused};
 use super::progress::Progress;
 use super::report::{CountRecord, CrossCheck, EXIT_MISMATCH, Style, UniqueRecord, Units, mismatch};
 use super::shard::{self, Task};
@@ -180,17 +181,44 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             Err(why) => return usage(&why.to_string()),
         }
     }
-    if let (Some(output), Some(journal)) = (&args.output, &args.checkpoint)
-        && (output == journal
-            || std::fs::canonicalize(output).ok() == std::fs::canonicalize(journal).ok()
-                && output.exists())
+    let shard = match args
+        .shard
+        .map(|s| s.resolve(|name| std::env::var(name).ok()))
     {
-        return usage(&format!(
-            "--output and --checkpoint name the same file, {}: the result would replace the \
-             journal",
-            output.display()
-        ));
+        Some(Ok(shard)) => Some(shard),
+        Some(Err(line)) => return usage(&line),
+        None => None,
+    };
+    let out_dir = args.out_dir.as_deref().unwrap_or(Path::new("."));
+    // The files this count reads or writes besides --output, which must be
+    // none of them; checked now and again when the result is written.
+    let shard_files = shard.map(|shard| {
+        let result = out_dir.join(ShardFile::file_name(shard.index, shard.of));
+        let journal = result.with_extension("journal");
+        (result, journal)
+    });
+    let mut inputs = Vec::new();
+    if let Some(journal) = &args.checkpoint {
+        inputs.push(Input {
+            role: "the journal",
+            path: journal,
+        });
     }
+    if let Some((result, journal)) = &shard_files {
+        inputs.push(Input {
+            role: "the shard result",
+            path: result,
+        });
+        inputs.push(Input {
+            role: "the shard's journal",
+            path: journal,
+        });
+    }
+    let output = args
+        .output
+        .as_deref()
+        .map(|path| Output::new(path, "--output", &inputs))
+        .transpose()?;
     if last > LARGEST_KNOWN && !args.quiet {
         eprintln!(
             "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will check \
@@ -214,18 +242,15 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         }),
     );
     let mut planned = None;
-    let sharded = match args.shard {
+    let sharded = match shard {
         Some(shard) => {
-            let shard = match shard.resolve(|name| std::env::var(name).ok()) {
-                Ok(shard) => shard,
-                Err(line) => return usage(&line),
-            };
             let Method::Engine(engine) = args.method(first) else {
                 unreachable!("clap refuses --shard with --algorithm")
             };
-            let out_dir = args.out_dir.as_deref().unwrap_or(Path::new("."));
             match shard::prepare(first, engine, &config, shard, out_dir)? {
-                Task::Done(file, path) => return already_done(&file, &path, style),
+                Task::Done(file, path) => {
+                    return already_done(&file, &path, style, output.as_ref());
+                }
                 Task::Count(plan, prepared) => {
                     planned = Some(plan);
                     Some(prepared)
@@ -378,14 +403,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             version: env!("CARGO_PKG_VERSION"),
         };
         mismatches += style.write(&mut out, &record)?;
-        if args.output.is_some() {
+        if output.is_some() {
             records.extend(serde_json::to_vec(&record)?);
             records.push(b'\n');
         }
     }
-    if let Some(path) = &args.output {
-        write_atomically(path, &records)
-            .with_context(|| format!("writing the result to {}", path.display()))?;
+    if let Some(output) = &output {
+        output.write(&records)?;
     }
     Ok(if mismatches > 0 {
         ExitCode::from(EXIT_MISMATCH)
@@ -708,7 +732,12 @@ fn cross_check(
 
 /// A shard whose result is already written: says so, reports it as if
 /// counted (nothing of it is counted again) and succeeds.
-fn already_done(file: &ShardFile, path: &Path, style: Style) -> anyhow::Result<ExitCode> {
+fn already_done(
+    file: &ShardFile,
+    path: &Path,
+    style: Style,
+    output: Option<&Output>,
+) -> anyhow::Result<ExitCode> {
     if !matches!(style, Style::Quiet) {
         eprintln!(
             "queens: {} already holds shard {}/{}, checked: nothing to count",
@@ -742,6 +771,11 @@ fn already_done(file: &ShardFile, path: &Path, style: Style) -> anyhow::Result<E
     let mut out = super::stdout();
     style.header(&mut out)?;
     style.write(&mut out, &record)?;
+    if let Some(output) = output {
+        let mut bytes = serde_json::to_vec(&record)?;
+        bytes.push(b'\n');
+        output.write(&bytes)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -11,14 +11,16 @@
 //! of the unused room are dropped when the journal is read back. The group
 //! commit, `fdatasync` at most about once a second and at the end (it
 //! writes back what went through the map too), is taken by whichever thread
-//! finds it due. Opening syncs nothing: the first commit does.
+//! finds it due. Opening a new journal syncs its header alone, before any
+//! room is set aside, so that no crash leaves a file of zeros (which is
+//! refused, never taken for a journal); the first commit syncs the rest.
 //! A finished unit is in the kernel's page cache the moment its record is
 //! written, so kill -9 loses nothing that finished; a power loss loses at
 //! most the last second. The file is locked against a second process. What
 //! a record means, and how a damaged file is read back, is the library's
 //! [`queens::journal`]; this file opens, cuts, appends and syncs.
 
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::io::Read;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
@@ -27,6 +29,8 @@ use std::sync::{Mutex, PoisonError, RwLock, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use memmap2::MmapRaw;
+
+use super::files::{self, sync_folder};
 use queens::journal::{self, Header, Replay};
 use queens::{Observer, Plan, UnitDone};
 
@@ -86,16 +90,7 @@ impl Journal {
         let shown = path.display();
         let unusable =
             |why: String| Refused::Unusable(format!("cannot use {shown} as a journal: {why}"));
-        if path.is_dir() {
-            return Err(unusable("it is a directory".to_owned()));
-        }
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| unusable(e.to_string()))?;
+        let file = files::open_input(path, "a journal", true, true).map_err(unusable)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
@@ -105,20 +100,39 @@ impl Journal {
             }
             Err(TryLockError::Error(e)) => return Err(unusable(format!("cannot lock it: {e}"))),
         }
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map_err(|e| unusable(e.to_string()))?;
         let header = Header::of(plan);
-        let replay = Replay::read(&bytes, &header, plan.len()).map_err(|refusal| {
+        let refuse = |refusal: journal::Refusal| {
             Refused::Unusable(format!(
                 "cannot resume from {shown}: {refusal}; remove it or name another file to \
-                     start afresh"
+                 start afresh"
             ))
-        })?;
+        };
+        let bytes = match files::read_capped(
+            &file,
+            "a journal of this plan",
+            journal::max_len(plan.len()),
+        ) {
+            Ok(bytes) => bytes,
+            Err(too_long) => {
+                // Say what the file is, where its head shows it, rather
+                // than only that it is too long.
+                let mut head = Vec::new();
+                let _ = (&file).take(1 << 10).read_to_end(&mut head);
+                if let Err(refusal) = Replay::read(&head, &header, plan.len()) {
+                    return Err(refuse(refusal));
+                }
+                return Err(unusable(too_long));
+            }
+        };
+        let replay = Replay::read(&bytes, &header, plan.len()).map_err(refuse)?;
         let io = |e: std::io::Error| unusable(e.to_string());
         let (good_len, cut) = if replay.fresh {
             file.set_len(0).map_err(io)?;
             file.write_all_at(header.line().as_bytes(), 0).map_err(io)?;
+            // The header reaches the disk before any room is set aside, so
+            // that no crash leaves a journal of zeros, and a file of zeros
+            // is never taken for one (issue 20).
+            file.sync_data().map_err(io)?;
             (header.line().len(), None)
         } else {
             let unused = bytes.iter().rev().take_while(|&&b| b == 0).count();
@@ -134,7 +148,7 @@ impl Journal {
         file.set_len(good_len as u64).map_err(io)?;
         reserve(&file, good_len, room).map_err(io)?;
         let map = MmapRaw::map_raw(&file).map_err(io)?;
-        let replay_fresh = replay.fresh;
+        let fresh = replay.fresh;
         let Replay { done, .. } = replay;
         let kill_after = std::env::var(KILL_AFTER).ok().and_then(|k| k.parse().ok());
         Ok(Opened {
@@ -143,7 +157,7 @@ impl Journal {
                 file,
                 map,
                 end: AtomicUsize::new(good_len),
-                created: AtomicBool::new(replay_fresh),
+                created: AtomicBool::new(fresh),
                 appending: RwLock::new(()),
                 last_sync: Mutex::new(Instant::now()),
                 written: AtomicUsize::new(0),
@@ -209,7 +223,7 @@ impl Journal {
     fn commit(&self) -> std::io::Result<()> {
         self.file.sync_data()?;
         if self.created.swap(false, Ordering::SeqCst) {
-            sync_directory(&self.path)?;
+            sync_folder(&self.path)?;
         }
         Ok(())
     }
@@ -281,39 +295,4 @@ fn reserve(file: &File, offset: usize, room: usize) -> std::io::Result<()> {
         at += len;
     }
     Ok(())
-}
-
-/// Makes a new file's name durable: syncs the directory that holds it.
-fn sync_directory(path: &Path) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    File::open(dir)?.sync_all()
-}
-
-/// Writes `bytes` to `path` atomically: to a temporary file beside it,
-/// synced, then renamed over `path`, and the directory synced. A reader
-/// sees the old file or the whole new one, never a part.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    // A name of this process's own, so that two runs writing the same FILE
-    // never share a temporary file.
-    let mut name = path.file_name().unwrap_or_default().to_owned();
-    name.push(format!(".{}.tmp", std::process::id()));
-    let temporary = path.with_file_name(name);
-    let written = (|| {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)?;
-        std::io::Write::write_all(&mut file, bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&temporary, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    written?;
-    sync_directory(path)
 }

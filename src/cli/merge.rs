@@ -7,12 +7,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use queens::shard::{self, Merge};
 use queens::{Plan, known};
 use serde::Serialize;
 
-use super::journal::write_atomically;
+use super::files::{Input, Output};
 use super::report::{EXIT_MISMATCH, mismatch};
 use super::shard::{gather, plan_of, read};
 
@@ -78,6 +77,16 @@ struct MergeRecord {
 
 pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let paths = gather(&args.paths)?;
+    let inputs: Vec<Input<'_>> = (paths.iter().map(|path| (path, "a shard result")))
+        .chain(args.paths.iter().map(|path| (path, "an input")))
+        .map(|(path, role)| Input { role, path })
+        .collect();
+    // Checked before anything is read, and again when it is written.
+    let units_csv = args
+        .units_csv
+        .as_deref()
+        .map(|path| Output::new(path, "--units-csv", &inputs))
+        .transpose()?;
     let mut files = Vec::new();
     let mut unreadable = Vec::new();
     for path in &paths {
@@ -136,9 +145,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         if complete {
             record.matches_known = known::matches_total(plan.n(), merge.total);
         }
-        if let Some(path) = &args.units_csv {
-            write_atomically(path, csv.as_bytes())
-                .with_context(|| format!("writing the units to {}", path.display()))?;
+        if let Some(units_csv) = &units_csv {
+            units_csv.write(csv.as_bytes())?;
         }
     }
 

@@ -13,6 +13,7 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod count;
+pub mod files;
 pub mod journal;
 pub mod ladder;
 pub mod list;

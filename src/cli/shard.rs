@@ -7,6 +7,7 @@
 //! Shard files are read here too, for `merge` and `verify`: whatever a
 //! file says is checked by the library before it is believed.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -15,7 +16,7 @@ use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, Plan};
 
 use super::UsageError;
 use super::args::UnitList;
-use super::journal::write_atomically;
+use super::files::{self, Identity, Output};
 
 /// A shard about to be counted: its units and where its files go.
 pub struct Prepared {
@@ -96,8 +97,7 @@ pub fn finish(
     let file = ShardFile::new(plan, prepared.shard.index, prepared.shard.of, unit_counts);
     let mut bytes = serde_json::to_vec(&file)?;
     bytes.push(b'\n');
-    write_atomically(&prepared.result, &bytes)
-        .with_context(|| format!("writing the shard result {}", prepared.result.display()))?;
+    Output::new(&prepared.result, "the shard result", &[])?.write(&bytes)?;
     match std::fs::remove_file(&prepared.journal) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             return Err(e).with_context(|| {
@@ -130,29 +130,96 @@ pub struct Unreadable {
     pub why: String,
 }
 
+/// The most bytes a shard file may hold. The largest legitimate one holds
+/// every unit of the largest plan this build counts (one shard of a run):
+/// n = 24 with the join is about 2.8 million units, at most 33 bytes each
+/// (`[4294967295,18446744073709551615],`), about 92 MB; anything longer
+/// is refused before it is read.
+const MAX_SHARD_FILE: u64 = 128 << 20;
+
+/// The longest a text field of a shard file may be (an engine's name, a
+/// version, a plan hash, a total of up to 39 digits): longer ones are not
+/// a shard result, and are never echoed into a message.
+const MAX_FIELD: usize = 100;
+
 /// Reads one shard file; anything that is not a whole shard result (a
-/// truncated file, garbage, another program's JSON) is refused with what
-/// is wrong.
+/// truncated file, garbage, another program's JSON, a FIFO or a device, a
+/// file far longer than any result) is refused with what is wrong, in
+/// one line of reasonable length.
 pub fn read(path: &Path) -> Result<ShardFile, Unreadable> {
     let unreadable = |why: String| Unreadable {
         path: path.display().to_string(),
         why,
     };
-    let bytes = std::fs::read(path).map_err(|e| unreadable(format!("cannot be read: {e}")))?;
-    serde_json::from_slice::<ShardFile>(&bytes).map_err(|e| {
-        let why = if e.is_eof() {
+    let file = files::open_input(path, "a shard result", false, false).map_err(unreadable)?;
+    let size = file.metadata().map_or(0, |m| m.len());
+    if size > MAX_SHARD_FILE {
+        return Err(unreadable(format!(
+            "it holds {size} bytes, more than any shard result ({MAX_SHARD_FILE} at most)"
+        )));
+    }
+    // Read as a stream: garbage is refused at its first wrong byte, and
+    // nothing past the cap is ever read.
+    let reader = std::io::BufReader::new(file.take(MAX_SHARD_FILE));
+    let parsed = serde_json::from_reader::<_, ShardFile>(reader).map_err(|e| {
+        let why = if e.is_io() {
+            format!("cannot be read: {e}")
+        } else if e.is_eof() {
             "it is cut short (a truncated file)".to_owned()
+        } else if e.to_string().starts_with("number out of range") {
+            format!("a number in it is too large ({})", clip(&e.to_string()))
         } else if e.is_syntax() {
-            format!("it is not JSON ({e})")
+            format!("it is not JSON ({})", clip(&e.to_string()))
         } else {
-            format!("it is not a queens shard result ({e})")
+            format!("it is not a queens shard result ({})", clip(&e.to_string()))
         };
         unreadable(why)
-    })
+    })?;
+    check_fields(&parsed).map_err(unreadable)?;
+    Ok(parsed)
+}
+
+/// Refuses a parsed file whose text fields no shard result has: too long
+/// to be what they claim, or a total that is not a decimal number.
+fn check_fields(file: &ShardFile) -> Result<(), String> {
+    for (field, value) in [
+        ("format", &file.format),
+        ("engine", &file.engine),
+        ("version", &file.version),
+        ("plan", &file.plan),
+        ("assignment", &file.assignment),
+        ("total", &file.total),
+    ] {
+        if value.len() > MAX_FIELD {
+            return Err(format!(
+                "it is not a queens shard result (its {field} is {} characters long)",
+                value.len()
+            ));
+        }
+    }
+    if file.total.parse::<u128>().is_err() || !file.total.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "it is not a queens shard result (its total '{}' is not a whole number of at most \
+             39 digits)",
+            file.total
+        ));
+    }
+    Ok(())
+}
+
+/// `text` cut to a length that fits a line, marked where it was cut.
+fn clip(text: &str) -> String {
+    const KEEP: usize = 120;
+    match text.char_indices().nth(KEEP) {
+        Some((at, _)) => format!("{}... ({} bytes in all)", &text[..at], text.len()),
+        None => text.to_owned(),
+    }
 }
 
 /// The shard files `paths` name: files as given, and every
-/// `shard-*-of-*.json` in a directory, sorted by name.
+/// `shard-*-of-*.json` in a directory, sorted by name. A file named twice
+/// (the same folder given twice, a file and its folder, a hard link) is
+/// taken once: the same file is no second opinion.
 pub fn gather(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
@@ -180,5 +247,10 @@ pub fn gather(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
             files.push(path.clone());
         }
     }
+    let mut seen = std::collections::HashSet::new();
+    files.retain(|path| match Identity::of(path) {
+        Some(identity @ Identity::File(..)) => seen.insert(identity),
+        _ => true,
+    });
     Ok(files)
 }

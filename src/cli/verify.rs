@@ -85,7 +85,7 @@ fn parse_percent(text: &str) -> Result<f64, String> {
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let mut files: Vec<(String, ShardFile)> = Vec::new();
     for path in gather(&args.paths)? {
-        let file = read(&path).map_err(|e| anyhow::anyhow!("{e}: run 'queens merge' first"))?;
+        let file = read(&path).map_err(|e| super::UsageError(e.to_string()))?;
         files.push((path.display().to_string(), file));
     }
     let reference = shard::reference(&files).context("no shard results given")?;

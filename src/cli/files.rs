@@ -1,0 +1,370 @@
+//! Every file a command writes or reads goes through here, so that the
+//! tool never replaces what is not its own, never hangs on a special file
+//! and never reads more than a file can legitimately hold.
+//!
+//! Writing ([`Output`]), as a shell's `>` would, but atomically where it can:
+//! - a regular file, or a new name, is replaced atomically: the bytes go
+//!   to a temporary file with a unique name beside it (created with
+//!   `O_EXCL`, never a name that a PID determines), synced, given the old
+//!   file's mode and owner, and renamed over it;
+//! - where that cannot keep the old file's owner (another user's file
+//!   that we may write) or the folder is not ours to write, the file is
+//!   truncated and written in place, as `>` does;
+//! - a file we may not write (no write permission) is refused, untouched;
+//! - a character device or a FIFO (`/dev/stdout`, `/dev/null`, a named
+//!   pipe) is opened and written as `>` would, never replaced; a FIFO with
+//!   no reader is refused at once rather than waited on;
+//! - a symlink is followed to its target, which is what gets written;
+//! - a directory, a block device or a socket is refused;
+//! - a queens journal or shard result is never replaced by an output, nor
+//!   is any file the same command reads (compared by device and inode,
+//!   not by spelling).
+//!
+//! Reading ([`open_input`]): a journal or shard result must be a regular
+//! file, checked before it is opened and again once it is (opened
+//! non-blocking, so that a FIFO swapped in between does not hang), and
+//! its size is capped by the caller before anything is read.
+//!
+//! This module must never truncate, rename over or chmod anything it has
+//! not first checked by these rules.
+
+use std::fs::{self, File, Metadata, OpenOptions, Permissions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+use rustix::fs::OFlags;
+
+use super::UsageError;
+
+/// What a path names on the file system, compared by identity rather than
+/// spelling: the file it leads to (symlinks followed), or, for a name not
+/// there yet, the folder it would be created in and its name there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Identity {
+    /// An existing file: device and inode.
+    File(u64, u64),
+    /// A name not yet there: the folder's device and inode, and the name.
+    Entry(u64, u64, std::ffi::OsString),
+}
+
+impl Identity {
+    /// The identity of `path`, or `None` where neither it nor its folder
+    /// can be looked at (a path nobody could open either).
+    pub fn of(path: &Path) -> Option<Self> {
+        if let Ok(meta) = fs::metadata(path) {
+            return Some(Self::File(meta.dev(), meta.ino()));
+        }
+        let name = path.file_name()?.to_owned();
+        let folder = fs::metadata(folder_of(path)).ok()?;
+        Some(Self::Entry(folder.dev(), folder.ino(), name))
+    }
+}
+
+/// The folder that holds `path` (`.` for a bare name).
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
+/// A file a command reads, named for the refusal an output that would
+/// overwrite it gets.
+pub struct Input<'a> {
+    /// What the command calls it: "the journal", "a shard result".
+    pub role: &'static str,
+    pub path: &'a Path,
+}
+
+/// A file a command will write at its end (`--output`, `--units-csv`,
+/// `--svg`), checked when the command starts and again when it writes.
+#[derive(Debug)]
+pub struct Output {
+    path: PathBuf,
+    /// The option that named it, for messages.
+    flag: &'static str,
+    /// The files the command reads, which the output must not be.
+    inputs: Vec<(&'static str, PathBuf)>,
+}
+
+/// How an output is written, decided from what is at its path.
+enum Target {
+    /// Nothing there yet: a new file, atomically.
+    New,
+    /// A regular file: replaced atomically, keeping its mode and owner.
+    Regular(Metadata),
+    /// A character device or a FIFO: written in place, as `>` would.
+    Stream,
+}
+
+impl Output {
+    /// Checks `path` as an output named by `flag` that must not be any of
+    /// `inputs`; the one-line refusal as a [`UsageError`] (exit 2).
+    pub fn new(path: &Path, flag: &'static str, inputs: &[Input<'_>]) -> anyhow::Result<Self> {
+        let output = Self {
+            path: path.to_owned(),
+            flag,
+            inputs: inputs.iter().map(|i| (i.role, i.path.to_owned())).collect(),
+        };
+        output.target().map_err(UsageError)?;
+        Ok(output)
+    }
+
+    /// The path as given.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes `bytes` to the output by the rules of this module, checking
+    /// its target again first: the command may have run for days.
+    pub fn write(&self, bytes: &[u8]) -> anyhow::Result<()> {
+        let target = self.target().map_err(UsageError)?;
+        let shown = self.path.display();
+        let real = self.real_path();
+        match target {
+            Target::Stream => write_stream(&real, bytes),
+            Target::New => replace(&real, bytes, None),
+            Target::Regular(meta) => replace(&real, bytes, Some(&meta)),
+        }
+        .map_err(|e| anyhow::anyhow!("writing {} to {shown}: {e}", self.flag))
+    }
+
+    /// The file the path leads to: symlinks are followed, so that the
+    /// rename replaces the target, not the link.
+    fn real_path(&self) -> PathBuf {
+        fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone())
+    }
+
+    /// What is at the path and how it will be written, or why it will not.
+    fn target(&self) -> Result<Target, String> {
+        let shown = self.path.display();
+        let flag = self.flag;
+        let mine = Identity::of(&self.path);
+        for (role, input) in &self.inputs {
+            if mine.is_some() && Identity::of(input) == mine {
+                return Err(format!(
+                    "{flag} {shown} is {role} this command reads ({}): writing it would destroy \
+                     it; name another file",
+                    input.display()
+                ));
+            }
+        }
+        let link = fs::symlink_metadata(&self.path);
+        let meta = match fs::metadata(&self.path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if link.is_ok() {
+                    return Err(format!(
+                        "{flag} {shown} is a symlink to nothing: refusing to follow it"
+                    ));
+                }
+                return Ok(Target::New);
+            }
+            Err(e) => return Err(format!("{flag} {shown}: {e}")),
+        };
+        let kind = meta.file_type();
+        if kind.is_char_device() || kind.is_fifo() {
+            return Ok(Target::Stream);
+        }
+        if !kind.is_file() {
+            return Err(format!(
+                "{flag} {shown} is {}, not a file: it would not be written",
+                kind_name(&meta)
+            ));
+        }
+        if let Some(what) = queens_file(&self.path) {
+            return Err(format!(
+                "{flag} {shown} is a queens {what}: an output never replaces one; name another \
+                 file"
+            ));
+        }
+        // Whether `>` could write it: opening it for writing without
+        // truncating changes nothing and asks the kernel exactly that.
+        if let Err(e) = OpenOptions::new()
+            .write(true)
+            .custom_flags(OFlags::NONBLOCK.bits() as i32)
+            .open(&self.path)
+        {
+            return Err(format!(
+                "{flag} {shown} cannot be written ({e}): it is left as it is"
+            ));
+        }
+        Ok(Target::Regular(meta))
+    }
+}
+
+/// "a directory", "a socket", ...: what a non-regular file is, for messages.
+pub fn kind_name(meta: &Metadata) -> &'static str {
+    let kind = meta.file_type();
+    if kind.is_dir() {
+        "a directory"
+    } else if kind.is_fifo() {
+        "a FIFO"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Whether the regular file at `path` is one of the tool's own records,
+/// by its first bytes: a journal or a shard result.
+fn queens_file(path: &Path) -> Option<&'static str> {
+    let mut head = [0u8; 32];
+    let mut file = File::open(path).ok()?;
+    let mut len = 0;
+    while len < head.len() {
+        match file.read(&mut head[len..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => len += k,
+        }
+    }
+    let head = &head[..len];
+    if head.starts_with(b"QJ") && head.get(2).is_some_and(u8::is_ascii_digit) {
+        Some("journal")
+    } else if head.starts_with(br#"{"format":"queens-shard"#) {
+        Some("shard result")
+    } else {
+        None
+    }
+}
+
+/// Writes `bytes` to a character device or a FIFO as `>` would. The open
+/// does not block: a FIFO that nobody reads is refused at once.
+fn write_stream(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .custom_flags((OFlags::NONBLOCK | OFlags::NOCTTY).bits() as i32)
+        .open(path)
+        .map_err(|e| match e.raw_os_error() {
+            Some(code) if code == rustix::io::Errno::NXIO.raw_os_error() => {
+                io::Error::other("it is a FIFO that no process is reading")
+            }
+            _ => e,
+        })?;
+    let flags = rustix::fs::fcntl_getfl(&file)?;
+    rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK)?;
+    file.write_all(bytes)?;
+    file.flush()
+}
+
+/// Replaces the regular file at `path` (whose metadata is `old`, or `None`
+/// for a new one) with `bytes`: atomically through a unique temporary
+/// file that takes the old mode and owner; in place, as `>` would, where
+/// that cannot be done (the owner cannot be kept, or the folder is not
+/// ours to write).
+fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> {
+    let folder = folder_of(path);
+    let mut name = std::ffi::OsString::from(".");
+    name.push(path.file_name().unwrap_or_default());
+    name.push(".");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&name).suffix(".tmp");
+    if old.is_none() {
+        // As `>` creates a file: 0666 less the umask.
+        builder.permissions(Permissions::from_mode(0o666));
+    }
+    let temporary = match builder.tempfile_in(folder) {
+        Ok(temporary) => temporary,
+        Err(e) if old.is_some() && e.kind() == io::ErrorKind::PermissionDenied => {
+            return write_in_place(path, bytes);
+        }
+        Err(e) => return Err(e),
+    };
+    if let Some(old) = old {
+        let file = temporary.as_file();
+        let same_owner = file
+            .metadata()
+            .is_ok_and(|m| (m.uid(), m.gid()) == (old.uid(), old.gid()));
+        if !same_owner && std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid())).is_err()
+        {
+            drop(temporary);
+            return write_in_place(path, bytes);
+        }
+        file.set_permissions(Permissions::from_mode(old.mode() & 0o7777))?;
+    }
+    temporary.as_file().write_all(bytes)?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(path).map_err(|e| e.error)?;
+    sync_folder(path)
+}
+
+/// Truncates and writes the regular file at `path`, as `>` does.
+fn write_in_place(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .custom_flags(OFlags::NONBLOCK.bits() as i32)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.sync_all()
+}
+
+/// Makes a new or renamed file's name durable: syncs its folder.
+pub fn sync_folder(path: &Path) -> io::Result<()> {
+    File::open(folder_of(path))?.sync_all()
+}
+
+/// Opens the regular file at `path` for reading (and, with `write`, for
+/// writing too; with `create`, creating it if it is not there), after
+/// checking that it is one: a FIFO, a device, a directory or a socket is
+/// refused in one line that names `role`, without being opened, so that
+/// nothing blocks and no device is touched. The refusal says what is
+/// wrong with the file; the caller names it.
+pub fn open_input(path: &Path, role: &str, write: bool, create: bool) -> Result<File, String> {
+    let not_regular =
+        |meta: &Metadata| format!("it is {}; {role} must be a regular file", kind_name(meta));
+    match fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => return Err(not_regular(&meta)),
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound && create => {}
+        Err(e) => return Err(format!("cannot be read: {e}")),
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(write)
+        .create(create)
+        .truncate(false)
+        .custom_flags((OFlags::NONBLOCK | OFlags::NOCTTY).bits() as i32)
+        .open(path)
+        .map_err(|e| format!("cannot be opened: {e}"))?;
+    // Checked again on what was opened: the path may have changed since.
+    let meta = file
+        .metadata()
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if !meta.is_file() {
+        return Err(not_regular(&meta));
+    }
+    Ok(file)
+}
+
+/// Reads all of `file` (a regular file from [`open_input`]) if it holds
+/// at most `cap` bytes; else the refusal names its size and the cap.
+/// The refusal says what is wrong; the caller names the file.
+pub fn read_capped(file: &File, role: &str, cap: u64) -> Result<Vec<u8>, String> {
+    let size = file
+        .metadata()
+        .map_err(|e| format!("cannot be read: {e}"))?
+        .len();
+    if size > cap {
+        return Err(format!(
+            "it holds {size} bytes, more than {role} can ({cap} at most)"
+        ));
+    }
+    let mut bytes = Vec::with_capacity(size as usize);
+    // One byte over the cap is enough to see a file that grew meanwhile.
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if bytes.len() as u64 > cap {
+        return Err(format!("it grew past {cap} bytes while it was read"));
+    }
+    Ok(bytes)
+}
