@@ -426,6 +426,6 @@ fn output_may_not_overwrite_the_journal() {
     one_error_line(
         assert.stdout(""),
         2,
-        &["--output and --checkpoint name the same file"],
+        &["--output", "is the journal this command reads"],
     );
 }
