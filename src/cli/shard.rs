@@ -130,12 +130,11 @@ pub struct Unreadable {
     pub why: String,
 }
 
-/// The most bytes a shard file may hold. The largest legitimate one holds
-/// every unit of the largest plan this build counts (one shard of a run):
-/// n = 24 with the join is about 2.8 million units, at most 33 bytes each
-/// (`[4294967295,18446744073709551615],`), about 92 MB; anything longer
-/// is refused before it is read.
-const MAX_SHARD_FILE: u64 = 128 << 20;
+/// The most bytes a shard file may hold. A unit's entry takes at most 34
+/// bytes (`[4294967295,18446744073709551615],`), so one shard holding all
+/// 4,056,746 units of n = 23's join, the largest plan this build counts,
+/// is at most 138 MB; anything longer is refused before it is read.
+const MAX_SHARD_FILE: u64 = 256 << 20;
 
 /// The longest a text field of a shard file may be (an engine's name, a
 /// version, a plan hash, a total of up to 39 digits): longer ones are not
