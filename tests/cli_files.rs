@@ -524,3 +524,34 @@ fn a_cr_lf_journal_is_named_as_such() {
     let err = one_error_line(assert_cmd::assert::Assert::new(out), 2, &["CR LF"]);
     assert!(!err.contains(" there, "), "{err}");
 }
+
+#[test]
+fn a_full_disk_leaves_the_old_output_whole() {
+    if !is_root() {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs", s(dir.path())])
+        .status()
+        .is_ok_and(|status| status.success());
+    if !mounted {
+        eprintln!("skipped: this machine would not mount a tmpfs");
+        return;
+    }
+    let output = path(&dir, "out.json");
+    fs::write(&output, "old").unwrap();
+    // Fill what is left: the write fails, whatever the block size.
+    let _ = fs::write(path(&dir, "fill"), vec![1u8; 64 << 10]);
+    let out = run(&["count", "12", "--output", s(&output), "-q"]);
+    let listed: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    let old = fs::read_to_string(&output).unwrap();
+    let _ = Command::new("umount").arg(dir.path()).status();
+    refused(&out, 1, &["No space left on device"]);
+    assert_eq!(old, "old");
+    assert_eq!(listed.len(), 2, "a temporary was left: {listed:?}");
+}
