@@ -2,14 +2,20 @@
 //! one line per finished unit, each with its own checksum.
 //!
 //! ```text
-//! QJ1 n=16 engine=join format=1 split=- units=6470 plan=sha256:7382...ae40
+//! QJ2 n=16 engine=join format=1 split=- units=6470 plan=sha256:7382...ae40
 //! 17 81234567 9f3a01c2
 //! 3 0 5c1b7a33
 //! ```
 //!
 //! A record is `id count crc`: the unit's id and count in decimal, then the
-//! CRC-32 of `id count` in eight hex digits. Records come in the order the
-//! units finished. [`Replay::read`] reads a journal back and trusts nothing
+//! CRC-32 of `PLAN id count` in eight hex digits, where PLAN is the plan's
+//! hash as the header gives it (`sha256:...`): a record checks out only
+//! under the header of the plan it was counted for, so records copied from
+//! another plan's journal, or a header swapped onto another plan's records,
+//! are taken for damage and counted again. The checksum protects against
+//! damage and mix-ups, not against a forger, who can compute it too: that
+//! takes recounting a sample (`queens verify --journal`). Records come in
+//! the order the units finished. [`Replay::read`] reads a journal back and trusts nothing
 //! it cannot check: it stops at the first line that is torn (no newline),
 //! unparsable, for a unit the plan does not have, or whose checksum fails,
 //! and says where, so that the caller cuts the file there and recounts what
@@ -26,19 +32,34 @@ use std::fmt::Write;
 
 use crate::count::Plan;
 
-/// The journal format: the header's first word.
-const MAGIC: &str = "QJ1";
+/// The journal format: the header's first word. `QJ1` journals, whose
+/// records' checksums did not cover the plan, are refused.
+const MAGIC: &str = "QJ2";
+
+/// Header words of the formats before [`MAGIC`].
+const OLD_MAGICS: [&str; 1] = ["QJ1"];
 
 /// What the header of a journal says about its plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
     fields: Vec<(&'static str, String)>,
+    /// The plan's hash, which every record's checksum covers.
+    plan: String,
 }
 
 /// Why a journal cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Refusal {
+    /// A journal of an older format, written by an older queens.
+    #[error(
+        "it is a journal of an older format ({found}), whose records are not bound to their \
+         plan; this queens reads {MAGIC} only"
+    )]
+    OldFormat {
+        /// The old format's header word.
+        found: String,
+    },
     /// The first line is not a journal header.
     #[error("it is not a queens journal (its first line does not start with '{MAGIC} ')")]
     NotAJournal,
@@ -92,6 +113,7 @@ impl Header {
                 ("units", plan.len().to_string()),
                 ("plan", plan.hash().to_string()),
             ],
+            plan: plan.hash().to_string(),
         }
     }
 
@@ -113,8 +135,14 @@ impl Header {
     /// [`Refusal::NotAJournal`] or [`Refusal::OtherPlan`].
     pub fn check(&self, line: &str) -> Result<(), Refusal> {
         let mut words = line.split(' ');
-        if words.next() != Some(MAGIC) {
-            return Err(Refusal::NotAJournal);
+        match words.next() {
+            Some(MAGIC) => {}
+            Some(old) if OLD_MAGICS.contains(&old) => {
+                return Err(Refusal::OldFormat {
+                    found: old.to_owned(),
+                });
+            }
+            _ => return Err(Refusal::NotAJournal),
         }
         let theirs: Vec<(&str, &str)> = words.filter_map(|w| w.split_once('=')).collect();
         for (key, ours) in &self.fields {
@@ -152,49 +180,61 @@ pub fn max_len(units: usize) -> u64 {
     HEADER + 4 * units as u64 * MAX_RECORD as u64
 }
 
-/// One unit's record, with its newline, written into `buf` without
-/// allocating (the journal writes one per unit, on the hot path of small
-/// units); returns its length.
-pub fn write_record(id: u32, count: u128, buf: &mut [u8; MAX_RECORD]) -> usize {
-    let mut ids = itoa::Buffer::new();
-    let mut counts = itoa::Buffer::new();
-    let (id, count) = (ids.format(id).as_bytes(), counts.format(count).as_bytes());
-    let body = id.len() + 1 + count.len();
-    buf[..id.len()].copy_from_slice(id);
-    buf[id.len()] = b' ';
-    buf[id.len() + 1..body].copy_from_slice(count);
-    let crc = crc32fast::hash(&buf[..body]);
-    buf[body] = b' ';
-    for (i, slot) in buf[body + 1..body + 9].iter_mut().enumerate() {
-        *slot = b"0123456789abcdef"[(crc >> (28 - 4 * i)) as usize & 0xf];
+impl Header {
+    /// One unit's record, with its newline, written into `buf` without
+    /// allocating (the journal writes one per unit, on the hot path of
+    /// small units); returns its length.
+    pub fn write_record(&self, id: u32, count: u128, buf: &mut [u8; MAX_RECORD]) -> usize {
+        let mut ids = itoa::Buffer::new();
+        let mut counts = itoa::Buffer::new();
+        let (id, count) = (ids.format(id).as_bytes(), counts.format(count).as_bytes());
+        let body = id.len() + 1 + count.len();
+        buf[..id.len()].copy_from_slice(id);
+        buf[id.len()] = b' ';
+        buf[id.len() + 1..body].copy_from_slice(count);
+        let crc = self.checksum(&buf[..body]);
+        buf[body] = b' ';
+        for (i, slot) in buf[body + 1..body + 9].iter_mut().enumerate() {
+            *slot = b"0123456789abcdef"[(crc >> (28 - 4 * i)) as usize & 0xf];
+        }
+        buf[body + 9] = b'\n';
+        body + 10
     }
-    buf[body + 9] = b'\n';
-    body + 10
-}
 
-/// One unit's record, with its newline, as text.
-#[must_use]
-pub fn record(id: u32, count: u128) -> String {
-    let mut buf = [0; MAX_RECORD];
-    let len = write_record(id, count, &mut buf);
-    String::from_utf8_lossy(&buf[..len]).into_owned()
-}
+    /// One unit's record, with its newline, as text.
+    #[must_use]
+    pub fn record(&self, id: u32, count: u128) -> String {
+        let mut buf = [0; MAX_RECORD];
+        let len = self.write_record(id, count, &mut buf);
+        String::from_utf8_lossy(&buf[..len]).into_owned()
+    }
 
-/// A record's line (without newline) read back, if it checks out.
-fn parse_record(line: &str) -> Option<(u32, u128)> {
-    let (body, crc) = line.rsplit_once(' ')?;
-    let crc = u32::from_str_radix(crc, 16)
-        .ok()
-        .filter(|_| crc.len() == 8)?;
-    if crc32fast::hash(body.as_bytes()) != crc {
-        return None;
+    /// The CRC-32 of `PLAN body`: a record's checksum, bound to the plan.
+    fn checksum(&self, body: &[u8]) -> u32 {
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(self.plan.as_bytes());
+        crc.update(b" ");
+        crc.update(body);
+        crc.finalize()
     }
-    let (id, count) = body.split_once(' ')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !digits(id) || !digits(count) {
-        return None;
+
+    /// A record's line (without newline) read back, if it checks out
+    /// under this header's plan.
+    fn parse_record(&self, line: &str) -> Option<(u32, u128)> {
+        let (body, crc) = line.rsplit_once(' ')?;
+        let crc = u32::from_str_radix(crc, 16)
+            .ok()
+            .filter(|_| crc.len() == 8)?;
+        if self.checksum(body.as_bytes()) != crc {
+            return None;
+        }
+        let (id, count) = body.split_once(' ')?;
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        if !digits(id) || !digits(count) {
+            return None;
+        }
+        Some((id.parse().ok()?, count.parse().ok()?))
     }
-    Some((id.parse().ok()?, count.parse().ok()?))
 }
 
 /// A journal read back.
@@ -256,7 +296,7 @@ impl Replay {
             let parsed = record
                 .strip_suffix(b"\n")
                 .and_then(|l| std::str::from_utf8(l).ok())
-                .and_then(parse_record)
+                .and_then(|l| header.parse_record(l))
                 .filter(|&(id, _)| (id as usize) < units);
             let Some((id, count)) = parsed else {
                 bad_line = Some(number);
@@ -300,31 +340,77 @@ mod tests {
 
     #[test]
     fn records_are_written_without_allocating_as_formatting_would() {
+        let (plan, header) = header();
         for (id, count) in [(0, 0), (17, 81_234_567), (u32::MAX, u128::MAX)] {
             let body = format!("{id} {count}");
-            let want = format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()));
-            assert_eq!(record(id, count), want);
+            let bound = format!("{} {body}", plan.hash());
+            let want = format!("{body} {:08x}\n", crc32fast::hash(bound.as_bytes()));
+            assert_eq!(header.record(id, count), want);
         }
     }
 
     #[test]
     fn records_carry_their_checksum() {
-        let line = record(17, 81_234_567);
+        let (plan, header) = header();
+        let line = header.record(17, 81_234_567);
         assert!(line.starts_with("17 81234567 ") && line.ends_with('\n'));
-        assert_eq!(parse_record(line.trim_end()), Some((17, 81_234_567)));
+        assert_eq!(header.parse_record(line.trim_end()), Some((17, 81_234_567)));
         // One flipped digit, one flipped checksum digit, missing parts.
-        assert_eq!(parse_record(&line.trim_end().replace("812", "813")), None);
-        let bad_crc = format!("17 81234567 {:08x}", crc32fast::hash(b"17 81234567") ^ 1);
-        assert_eq!(parse_record(&bad_crc), None);
+        let flipped = line.trim_end().replace("812", "813");
+        assert_eq!(header.parse_record(&flipped), None);
+        let bound = format!("{} 17 81234567", plan.hash());
+        let bad_crc = format!("17 81234567 {:08x}", crc32fast::hash(bound.as_bytes()) ^ 1);
+        assert_eq!(header.parse_record(&bad_crc), None);
         for bad in ["", "17", "17 5", "x 5 00000000", "-1 5 00000000"] {
-            assert_eq!(parse_record(bad), None, "{bad:?}");
+            assert_eq!(header.parse_record(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn a_record_checks_out_only_under_its_own_plan() {
+        // Issue 21: a record of n = 9's plan, or n = 8's split another way,
+        // fails under n = 8's header, and the unbound checksum of QJ1
+        // fails too.
+        let (_, header) = header();
+        for other in [
+            Plan::new(9, Engine::Mirror, &Config::default()).unwrap(),
+            Plan::new(8, Engine::Mirror, &Config::default().with_split_depth(3)).unwrap(),
+            Plan::new(8, Engine::Join, &Config::default()).unwrap(),
+        ] {
+            let foreign = Header::of(&other).record(3, 10);
+            assert_eq!(header.parse_record(foreign.trim_end()), None, "{foreign}");
+        }
+        let unbound = format!("3 10 {:08x}", crc32fast::hash(b"3 10"));
+        assert_eq!(header.parse_record(&unbound), None);
+    }
+
+    #[test]
+    fn a_header_swapped_onto_another_plans_records_keeps_none_of_them() {
+        let (plan, header) = header();
+        let other = Header::of(&Plan::new(9, Engine::Mirror, &Config::default()).unwrap());
+        let text = header.line() + &other.record(3, 10) + &other.record(4, 2);
+        let replay = Replay::read(text.as_bytes(), &header, plan.len()).unwrap();
+        assert_eq!((replay.done.len(), replay.bad_line), (0, Some(2)));
+        assert_eq!(replay.good_len, header.line().len());
+    }
+
+    #[test]
+    fn an_old_format_journal_is_refused_by_name() {
+        let (plan, header) = header();
+        let old = header.line().replacen("QJ2", "QJ1", 1);
+        assert_eq!(
+            Replay::read(old.as_bytes(), &header, plan.len()),
+            Err(Refusal::OldFormat {
+                found: "QJ1".to_owned()
+            })
+        );
     }
 
     #[test]
     fn a_journal_reads_back_what_was_written() {
         let (plan, header) = header();
-        let text = header.line() + &record(3, 10) + &record(0, 4) + &record(3, 10);
+        let text =
+            header.line() + &header.record(3, 10) + &header.record(0, 4) + &header.record(3, 10);
         let replay = Replay::read(text.as_bytes(), &header, plan.len()).unwrap();
         assert_eq!(replay.done, [(0, 4), (3, 10)], "equal duplicates confirm");
         assert_eq!((replay.good_len, replay.bad_line), (text.len(), None));
@@ -333,14 +419,14 @@ mod tests {
     #[test]
     fn a_torn_or_corrupt_tail_is_cut_at_the_first_bad_record() {
         let (plan, header) = header();
-        let good = header.line() + &record(3, 10);
+        let good = header.line() + &header.record(3, 10);
         for tail in ["5 2", "5 2 0000", "garbage\n", "99 1 00000000\n"] {
-            let text = good.clone() + tail + &record(4, 2);
+            let text = good.clone() + tail + &header.record(4, 2);
             let replay = Replay::read(text.as_bytes(), &header, plan.len()).unwrap();
             assert_eq!(replay.done, [(3, 10)], "{tail:?}");
             assert_eq!((replay.good_len, replay.bad_line), (good.len(), Some(3)));
         }
-        let out_of_plan = good.clone() + &record(21, 1);
+        let out_of_plan = good.clone() + &header.record(21, 1);
         let replay = Replay::read(out_of_plan.as_bytes(), &header, plan.len()).unwrap();
         assert_eq!(replay.bad_line, Some(3), "unit 21 is not in a 21-unit plan");
     }
@@ -348,7 +434,7 @@ mod tests {
     #[test]
     fn zeros_are_unused_room_at_the_end_and_unfinished_slots_between_records() {
         let (plan, header) = header();
-        let good = header.line() + &record(3, 10);
+        let good = header.line() + &header.record(3, 10);
         let mut bytes = good.clone().into_bytes();
         bytes.extend([0; 120]);
         let replay = Replay::read(&bytes, &header, plan.len()).unwrap();
@@ -364,7 +450,7 @@ mod tests {
         ] {
             let mut holed = good.clone().into_bytes();
             holed.extend(&slot);
-            holed.extend(record(4, 2).as_bytes());
+            holed.extend(header.record(4, 2).as_bytes());
             let used = holed.len();
             holed.extend([0; 60]);
             let replay = Replay::read(&holed, &header, plan.len()).unwrap();
@@ -374,7 +460,7 @@ mod tests {
         // Garbage with no zero in it is not a slot: the journal is cut there.
         let mut garbage = good.clone().into_bytes();
         garbage.extend(b"x");
-        garbage.extend(record(4, 2).as_bytes());
+        garbage.extend(header.record(4, 2).as_bytes());
         let replay = Replay::read(&garbage, &header, plan.len()).unwrap();
         assert_eq!((replay.done.len(), replay.bad_line), (1, Some(3)));
         // Issue 20: a file of zeros is not an empty journal (a new
@@ -394,7 +480,7 @@ mod tests {
             let replay = Replay::read(prefix.as_bytes(), &header, plan.len()).unwrap();
             assert!(replay.fresh, "{prefix:?}");
         }
-        for foreign in ["hello", "hello\n", "QJ2 n=8\n", "\u{feff}QJ1\n"] {
+        for foreign in ["hello", "hello\n", "QJ9 n=8\n", "\u{feff}QJ2\n"] {
             assert_eq!(
                 Replay::read(foreign.as_bytes(), &header, plan.len()),
                 Err(Refusal::NotAJournal),
@@ -438,7 +524,7 @@ mod tests {
     fn a_journal_with_cr_lf_line_ends_is_refused_as_such() {
         // Issue 20: the message named two identical plan hashes.
         let (plan, header) = header();
-        let text = (header.line() + &record(3, 10)).replace('\n', "\r\n");
+        let text = (header.line() + &header.record(3, 10)).replace('\n', "\r\n");
         assert_eq!(
             Replay::read(text.as_bytes(), &header, plan.len()),
             Err(Refusal::CarriageReturns)
@@ -454,7 +540,7 @@ mod tests {
     #[test]
     fn unequal_duplicates_are_refused() {
         let (plan, header) = header();
-        let text = header.line() + &record(3, 10) + &record(3, 11);
+        let text = header.line() + &header.record(3, 10) + &header.record(3, 11);
         assert_eq!(
             Replay::read(text.as_bytes(), &header, plan.len()),
             Err(Refusal::Conflict {

@@ -235,7 +235,16 @@ fn journals_of_other_plans_and_foreign_files_are_refused_untouched() {
         let f: Vec<&str> = first_record.split(' ').collect();
         (f[0].to_owned(), f[1].parse::<u64>().unwrap() + 1)
     };
-    conflict.extend(queens_record(&id, count).as_bytes());
+    let header = String::from_utf8(before.clone()).unwrap();
+    let plan = header
+        .lines()
+        .next()
+        .unwrap()
+        .rsplit_once("plan=")
+        .unwrap()
+        .1
+        .to_owned();
+    conflict.extend(queens_record(&plan, &id, count).as_bytes());
     let conflicting = dir.path().join("conflict.journal");
     fs::write(&conflicting, conflict).unwrap();
     refused(
@@ -244,10 +253,12 @@ fn journals_of_other_plans_and_foreign_files_are_refused_untouched() {
     );
 }
 
-/// A record with a valid checksum, as another (faulty) run would write it.
-fn queens_record(id: &str, count: u64) -> String {
+/// A record with a valid checksum for `plan` (its hash), as another
+/// (faulty) run would write it: the CRC-32 of `PLAN id count`.
+fn queens_record(plan: &str, id: &str, count: u64) -> String {
     let body = format!("{id} {count}");
-    format!("{body} {:08x}\n", crc32(body.as_bytes()))
+    let crc = crc32(format!("{plan} {body}").as_bytes());
+    format!("{body} {crc:08x}\n")
 }
 
 /// CRC-32 (IEEE), bit by bit: an independent check of the journal's own.
@@ -277,7 +288,7 @@ fn an_empty_file_is_a_new_journal() {
     assert!(
         fs::read_to_string(&path)
             .unwrap()
-            .starts_with("QJ1 n=14 engine=join format=1 ")
+            .starts_with("QJ2 n=14 engine=join format=1 ")
     );
 }
 

@@ -11,7 +11,7 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use queens::{
@@ -40,6 +40,10 @@ const LARGEST_KNOWN: u32 = (known::A000170.len() - 1) as u32;
 /// units, and 64 shards of them finish 1.4 times later than the ideal;
 /// four rows give 18,132 (results/amd-epyc-2c/2026-11-23-shards.txt).
 const SHARD_SPLIT_DEPTH: u32 = 4;
+
+/// How long a shard waits for its journal by default: a task requeued by
+/// SLURM or a replaced pod may start while the old one is still saving.
+const SHARD_LOCK_WAIT: u64 = 60;
 
 #[derive(Debug, clap::Args)]
 pub struct CountArgs {
@@ -106,6 +110,13 @@ pub struct CountArgs {
     #[arg(long, value_name = "I/K", value_parser = parse_shard, allow_hyphen_values = true,
           conflicts_with_all = ["units", "checkpoint", "unique", "cross_check", "algorithm"])]
     shard: Option<ShardArg>,
+
+    /// How long to wait, in seconds, for a journal that another queens
+    /// process holds (a requeued task whose predecessor is still dying)
+    /// before refusing it [default: 60 with --shard, else 0].
+    #[arg(long, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    lock_wait: Option<u64>,
 
     /// Where --shard writes its result and its journal [default: .].
     #[arg(long, value_name = "DIR", requires = "shard")]
@@ -270,6 +281,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             .as_deref()
             .or(sharded.as_ref().map(|s| s.journal.as_path())),
         quiet: args.quiet,
+        lock_wait: Duration::from_secs(args.lock_wait.unwrap_or(if args.shard.is_some() {
+            SHARD_LOCK_WAIT
+        } else {
+            0
+        })),
     };
     let long_hint = match (args.quiet, &args.checkpoint) {
         (true, _) => None,
@@ -303,7 +319,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             ));
         }
         if let Some(path) = run.checkpoint {
-            opened = Some(open_journal(path, &plan, args.quiet)?);
+            opened = Some(open_journal(path, &plan, &run)?);
         }
         planned = Some(plan);
     }
@@ -440,6 +456,8 @@ struct Run<'a> {
     /// `--checkpoint`: the journal's path.
     checkpoint: Option<&'a Path>,
     quiet: bool,
+    /// How long to wait for a journal another process holds.
+    lock_wait: Duration,
 }
 
 /// Counts the units of `plan` that `run` asks for and its journal does not
@@ -461,7 +479,7 @@ fn count_plan(
     };
     let opened = match (opened, run.checkpoint) {
         (Some(opened), _) => Some(opened),
-        (None, Some(path)) => Some(open_journal(path, plan, run.quiet)?),
+        (None, Some(path)) => Some(open_journal(path, plan, run)?),
         (None, None) => None,
     };
     let (journal, resumed) = match opened {
@@ -551,8 +569,10 @@ fn count_plan(
 
 /// Opens the journal at `path` for `plan`, or says why not: exit 2 for a
 /// file that is not this plan's journal, 1 for one in use.
-fn open_journal(path: &Path, plan: &Plan, quiet: bool) -> anyhow::Result<Opened> {
-    match Journal::open(path, plan) {
+fn open_journal(path: &Path, plan: &Plan, run: &Run<'_>) -> anyhow::Result<Opened> {
+    let quiet = run.quiet;
+    let target = run.units.map(|UnitList(ids)| ids.as_slice());
+    match Journal::open(path, plan, target, run.lock_wait) {
         Ok(opened) => {
             if let Some((line, bytes)) = opened.cut
                 && !quiet
@@ -671,6 +691,7 @@ fn count_ladder(
             units: None,
             checkpoint: None,
             quiet: true,
+            lock_wait: Duration::ZERO,
         };
         count_plan(&plan, &run, progress, None)?
     };

@@ -22,21 +22,26 @@
 
 use std::fs::{File, TryLockError};
 use std::io::Read;
+use std::os::fd::AsFd;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError, RwLock, RwLockWriteGuard};
+use std::sync::{Mutex, OnceLock, PoisonError, RwLock, RwLockWriteGuard};
 use std::time::{Duration, Instant};
 
 use memmap2::MmapRaw;
 
 use super::files::{self, sync_folder};
+use super::signals;
 use queens::journal::{self, Header, Replay};
 use queens::{Observer, Plan, UnitDone};
 
 /// The longest a finished unit waits in the page cache before it is
 /// synced to the disk.
 const SYNC_EVERY: Duration = Duration::from_secs(1);
+
+/// How often a locked journal is tried again while waiting for it.
+const LOCK_POLL: Duration = Duration::from_millis(100);
 
 /// Test-only: the process kills itself with SIGKILL right after writing
 /// this many records, to test resuming without timing races.
@@ -45,6 +50,8 @@ const KILL_AFTER: &str = "QUEENS_TEST_KILL_AFTER";
 /// An open, locked journal.
 pub struct Journal {
     path: PathBuf,
+    /// The plan's header, whose hash every record's checksum covers.
+    header: Header,
     file: File,
     /// The whole file: header, records, and room for every unit left.
     map: MmapRaw,
@@ -84,22 +91,23 @@ pub enum Refused {
 }
 
 impl Journal {
-    /// Opens (or creates) the journal at `path` for `plan`, locks it, reads
-    /// what it holds and cuts a damaged tail.
-    pub fn open(path: &Path, plan: &Plan) -> Result<Opened, Refused> {
+    /// Opens (or creates) the journal at `path` for `plan`, locks it
+    /// (waiting up to `lock_wait` for another process to let go of it),
+    /// reads what it holds, cuts a damaged tail, and sets room aside for
+    /// the units of `target` (every unit of the plan if `None`) that it
+    /// does not hold yet.
+    pub fn open(
+        path: &Path,
+        plan: &Plan,
+        target: Option<&[u32]>,
+        lock_wait: Duration,
+    ) -> Result<Opened, Refused> {
         let shown = path.display();
         let unusable =
             |why: String| Refused::Unusable(format!("cannot use {shown} as a journal: {why}"));
+        let existed = path.exists();
         let file = files::open_input(path, "a journal", true, true).map_err(unusable)?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                return Err(Refused::Busy(format!(
-                    "the journal {shown} is in use by another queens process"
-                )));
-            }
-            Err(TryLockError::Error(e)) => return Err(unusable(format!("cannot lock it: {e}"))),
-        }
+        lock(&file, path, lock_wait)?;
         let header = Header::of(plan);
         let refuse = |refusal: journal::Refusal| {
             Refused::Unusable(format!(
@@ -125,15 +133,37 @@ impl Journal {
             }
         };
         let replay = Replay::read(&bytes, &header, plan.len()).map_err(refuse)?;
-        let io = |e: std::io::Error| unusable(e.to_string());
+        let left = match target {
+            Some(ids) => ids
+                .iter()
+                .filter(|&&id| replay.done.binary_search_by_key(&id, |&(d, _)| d).is_err())
+                .count(),
+            None => plan.len() - replay.done.len(),
+        };
+        // On any failure from here on, the file is left as it was found,
+        // less a damaged tail: cut back to its records, or gone if this
+        // run made it, so that a full disk stays as full as it was.
+        let undo = |good_len: usize, e: std::io::Error| {
+            if existed {
+                let _ = file.set_len(good_len as u64);
+            } else {
+                let _ = std::fs::remove_file(path);
+            }
+            unusable(e.to_string())
+        };
         let (good_len, cut) = if replay.fresh {
-            file.set_len(0).map_err(io)?;
-            file.write_all_at(header.line().as_bytes(), 0).map_err(io)?;
+            let line = header.line();
             // The header reaches the disk before any room is set aside, so
             // that no crash leaves a journal of zeros, and a file of zeros
             // is never taken for one (issue 20).
-            file.sync_data().map_err(io)?;
-            (header.line().len(), None)
+            let written = file
+                .set_len(0)
+                .and_then(|()| file.write_all_at(line.as_bytes(), 0))
+                .and_then(|()| file.sync_data());
+            if let Err(e) = written {
+                return Err(undo(0, e));
+            }
+            (line.len(), None)
         } else {
             let unused = bytes.iter().rev().take_while(|&&b| b == 0).count();
             let line = replay
@@ -141,19 +171,26 @@ impl Journal {
                 .map(|l| (l, bytes.len() - unused - replay.good_len));
             (replay.good_len, line)
         };
-        // Cut any damage off, then make room for a record per unit left.
-        let room = (plan.len() - replay.done.len()) * journal::MAX_RECORD;
-        // Nothing is synced yet: the first group commit syncs the file
-        // (and, for a new one, its directory) with the first records.
-        file.set_len(good_len as u64).map_err(io)?;
-        reserve(&file, good_len, room).map_err(io)?;
-        let map = MmapRaw::map_raw(&file).map_err(io)?;
+        // Cut any damage off, then make room for a record per unit this
+        // run counts. Nothing more is synced yet: the first group commit
+        // syncs the records (and, for a new file, its directory).
+        let room = left * journal::MAX_RECORD;
+        let map = file
+            .set_len(good_len as u64)
+            .and_then(|()| reserve(&file, good_len, room))
+            .and_then(|()| MmapRaw::map_raw(&file));
+        let map = match map {
+            Ok(map) => map,
+            Err(e) => return Err(undo(good_len, e)),
+        };
+        catch_truncation(path);
         let fresh = replay.fresh;
         let Replay { done, .. } = replay;
         let kill_after = std::env::var(KILL_AFTER).ok().and_then(|k| k.parse().ok());
         Ok(Opened {
             journal: Self {
                 path: path.to_owned(),
+                header,
                 file,
                 map,
                 end: AtomicUsize::new(good_len),
@@ -209,6 +246,9 @@ impl Journal {
 
     /// The records to the disk, the file cut to them.
     fn close(&self) -> std::io::Result<()> {
+        // Cut short from outside, the file would be lengthened again with
+        // zeros where its records were: left as it is, and the count fails.
+        self.check_length()?;
         let end = self.end.load(Ordering::SeqCst).min(self.map.len());
         self.file.set_len(end as u64)?;
         // A journal created less than a second ago keeps its name unsynced:
@@ -221,9 +261,23 @@ impl Journal {
     /// written through the map as well as the file's length; a new file's
     /// directory entry follows once.
     fn commit(&self) -> std::io::Result<()> {
+        self.check_length()?;
         self.file.sync_data()?;
         if self.created.swap(false, Ordering::SeqCst) {
             sync_folder(&self.path)?;
+        }
+        Ok(())
+    }
+
+    /// Whether the file still holds its header, records and room: another
+    /// process may have truncated it.
+    fn check_length(&self) -> std::io::Result<()> {
+        if self.file.metadata()?.len() < self.map.len() as u64 {
+            return Err(std::io::Error::other(format!(
+                "the journal {} was cut short by another process while this count wrote to \
+                 it; no total is reported (rerun to recount what it lacks)",
+                self.path.display()
+            )));
         }
         Ok(())
     }
@@ -245,7 +299,9 @@ impl Observer for Journal {
                 .unwrap_or_else(PoisonError::into_inner)
         });
         let mut record = [0; journal::MAX_RECORD];
-        let len = journal::write_record(done.id, done.solutions, &mut record);
+        let len = self
+            .header
+            .write_record(done.id, done.solutions, &mut record);
         {
             let _appending = self
                 .appending
@@ -280,6 +336,83 @@ impl Observer for Journal {
             let _ = signal_hook::low_level::raise(signal_hook::consts::SIGKILL);
         }
     }
+}
+
+/// Locks the journal against other queens processes, waiting up to
+/// `wait` for one to let go of it (a requeued task whose predecessor is
+/// still dying), polling, and saying once that it waits. A signal ends
+/// the wait as it would end a count.
+fn lock(file: &File, path: &Path, wait: Duration) -> Result<(), Refused> {
+    let shown = path.display();
+    let started = Instant::now();
+    let mut said = false;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(TryLockError::Error(e)) => {
+                return Err(Refused::Unusable(format!(
+                    "cannot use {shown} as a journal: cannot lock it: {e}"
+                )));
+            }
+            Err(TryLockError::WouldBlock) if started.elapsed() >= wait => {
+                let waited = if wait.is_zero() {
+                    String::new()
+                } else {
+                    format!(" (waited {} s; --lock-wait sets how long)", wait.as_secs())
+                };
+                return Err(Refused::Busy(format!(
+                    "the journal {shown} is in use by another queens process{waited}"
+                )));
+            }
+            Err(TryLockError::WouldBlock) => {
+                if !said {
+                    eprintln!(
+                        "queens: the journal {shown} is in use by another queens process; \
+                         waiting up to {} s for it",
+                        wait.as_secs()
+                    );
+                    said = true;
+                }
+                if signals::stopped() {
+                    eprintln!("interrupted while waiting for the journal {shown}: nothing counted");
+                    std::process::exit(i32::from(signals::exit_code()));
+                }
+                std::thread::sleep(LOCK_POLL);
+            }
+        }
+    }
+}
+
+/// What the SIGBUS handler prints: set once, before it is installed.
+static TRUNCATED: OnceLock<Vec<u8>> = OnceLock::new();
+
+/// Turns the SIGBUS that a record written into the map raises, once
+/// another process has truncated the file under it, into one line and
+/// exit code 1 rather than a silent death (exit 135).
+fn catch_truncation(path: &Path) {
+    let line = format!(
+        "queens: the journal {} was cut short by another process while this count wrote to it; \
+         no total is reported (rerun to recount what it lacks)\n",
+        path.display()
+    );
+    if TRUNCATED.set(line.into_bytes()).is_err() {
+        return;
+    }
+    // SAFETY: the action calls only async-signal-safe functions: an atomic
+    // load (`OnceLock::get` of a value set before registration), write(2)
+    // on the stderr descriptor (`as_fd` takes no lock) and _exit(2). It
+    // never returns, so the faulting write is not retried.
+    #[allow(unsafe_code)]
+    let registered = unsafe {
+        signal_hook::low_level::register(signal_hook::consts::SIGBUS, || {
+            if let Some(line) = TRUNCATED.get() {
+                let _ = rustix::io::write(std::io::stderr().as_fd(), line);
+            }
+            signal_hook::low_level::exit(1);
+        })
+    };
+    // Without the handler a truncation still ends the count, as SIGBUS.
+    let _ = registered;
 }
 
 /// Writes `room` zero bytes from `offset` on: the file system sets the
