@@ -15,6 +15,7 @@ mod cli_ladder;
 mod cli_list;
 mod cli_one;
 mod cli_plan;
+mod cli_scale;
 mod cli_shards;
 mod construct;
 mod gpu;

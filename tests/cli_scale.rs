@@ -1,0 +1,254 @@
+//! Issue 21: runs at scale that cannot be fooled. A journal's records are
+//! bound to their plan; a full disk is left as it was found; a journal
+//! truncated from outside ends the count in one line; a requeued task
+//! waits for the lock its dying predecessor still holds.
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+fn queens(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_queens"));
+    command.args(args).stdin(Stdio::null());
+    command
+}
+
+fn run(args: &[&str]) -> Output {
+    queens(args).output().unwrap()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn is_root() -> bool {
+    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+#[test]
+fn a_header_swapped_onto_another_plans_records_trusts_none_of_them() {
+    // On 5515c4c a journal of n = 15 under n = 16's header was believed:
+    // `count 16 --checkpoint forged` printed 14772513.
+    let dir = tempfile::tempdir().unwrap();
+    let (j15, j16) = (dir.path().join("j15"), dir.path().join("j16"));
+    assert!(
+        run(&["count", "15", "--checkpoint", s(&j15), "-q"])
+            .status
+            .success()
+    );
+    assert!(
+        run(&["count", "16", "--units", "0", "--checkpoint", s(&j16), "-q"])
+            .status
+            .success()
+    );
+    let header16 = fs::read_to_string(&j16)
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let records15: Vec<String> = fs::read_to_string(&j15)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(str::to_owned)
+        .collect();
+    assert!(records15.len() > 100);
+    let forged = dir.path().join("forged");
+    fs::write(&forged, format!("{header16}\n{}\n", records15.join("\n"))).unwrap();
+    let out = run(&["count", "16", "--checkpoint", s(&forged), "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["solutions"], 14_772_512);
+    assert_eq!(record["resumed_units"], 0, "no record of n = 15 was taken");
+    assert!(
+        stderr(&out).contains("damaged from line 2"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_old_format_journal_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    assert!(
+        run(&[
+            "count",
+            "12",
+            "--units",
+            "0-9",
+            "--checkpoint",
+            s(&journal),
+            "-q"
+        ])
+        .status
+        .success()
+    );
+    let text = fs::read_to_string(&journal)
+        .unwrap()
+        .replacen("QJ2", "QJ1", 1);
+    fs::write(&journal, &text).unwrap();
+    let out = run(&["count", "12", "--checkpoint", s(&journal)]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("older format (QJ1)"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(&journal).unwrap(),
+        text,
+        "left as it was"
+    );
+}
+
+#[test]
+fn a_journal_sets_room_aside_only_for_the_units_it_will_count() {
+    // A shard of 1/64 at n = 16 left a 388 KB journal for about 101 units.
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let mut child = queens(&[
+        "count",
+        "16",
+        "--units",
+        "0-99",
+        "--checkpoint",
+        s(&journal),
+    ])
+    .env("QUEENS_TEST_KILL_AFTER", "10")
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    child.wait().unwrap();
+    let len = fs::metadata(&journal).unwrap().len();
+    // The header, 10 records and room for 90 more, at most 60 bytes each.
+    assert!(len <= 200 + 100 * 60, "{len} bytes for 100 units");
+}
+
+#[test]
+fn a_full_disk_is_left_as_it_was_found() {
+    if !is_root() {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs", s(dir.path())])
+        .status()
+        .is_ok_and(|status| status.success());
+    if !mounted {
+        eprintln!("skipped: this machine would not mount a tmpfs");
+        return;
+    }
+    let _ = fs::write(dir.path().join("fill"), vec![1u8; 40 << 10]);
+    let journal = dir.path().join("j");
+    let out = run(&["count", "16", "--checkpoint", s(&journal)]);
+    let left = journal.exists();
+    let _ = Command::new("umount").arg(dir.path()).status();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("No space left on device"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!left, "the journal it made is removed");
+}
+
+#[test]
+fn a_journal_truncated_from_outside_ends_the_count_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let child = queens(&[
+        "count",
+        "17",
+        "--engine",
+        "mirror",
+        "-j",
+        "1",
+        "--checkpoint",
+        s(&journal),
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let started = Instant::now();
+    while !fs::read_to_string(&journal).is_ok_and(|t| t.lines().count() > 3) {
+        assert!(started.elapsed() < Duration::from_secs(20), "no records");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&journal)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("was cut short by another process"), "{err}");
+    assert!(out.stdout.is_empty(), "no total is reported");
+}
+
+#[test]
+fn a_locked_journal_is_waited_for_then_refused_or_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let held = fs::File::create(&journal).unwrap();
+    held.try_lock().unwrap();
+
+    let started = Instant::now();
+    let out = run(&[
+        "count",
+        "12",
+        "--checkpoint",
+        s(&journal),
+        "--lock-wait",
+        "1",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    assert!(
+        err.contains("waiting up to 1 s") && err.contains("(waited 1 s"),
+        "{err}"
+    );
+
+    // The holder lets go while the next one waits: it goes on and counts.
+    let child = queens(&[
+        "count",
+        "12",
+        "--checkpoint",
+        s(&journal),
+        "--lock-wait",
+        "30",
+        "-q",
+    ])
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    drop(held);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "14200");
+
+    // Without --lock-wait a plain --checkpoint does not wait.
+    let held = fs::File::open(&journal).unwrap();
+    held.try_lock().unwrap();
+    let started = Instant::now();
+    let out = run(&["count", "12", "--checkpoint", s(&journal)]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(started.elapsed() < Duration::from_secs(1));
+}
