@@ -15,6 +15,7 @@ mod cli_list;
 mod cli_one;
 mod cli_plan;
 mod cli_shards;
+mod cli_stdout;
 mod construct;
 mod gpu;
 mod join;
