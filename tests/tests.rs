@@ -17,6 +17,7 @@ mod cli_plan;
 mod cli_shards;
 mod cli_stdout;
 mod construct;
+mod fuzz_readers;
 mod gpu;
 mod join;
 mod known_counts;
