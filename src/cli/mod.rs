@@ -68,7 +68,7 @@ enum Command {
 }
 
 /// Runs a parsed command line: errors are printed once, as `queens:
-/// <message>` with their causes; a closed stdout (`| head`) is a success.
+/// <message>` with their causes; a closed pipe (`| head`) is a success.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Count(args) => count::run(&args),
