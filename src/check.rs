@@ -98,6 +98,12 @@ impl Bits {
         Self(vec![0; len.div_ceil(64)])
     }
 
+    /// The 64-bit words it holds.
+    #[cfg(test)]
+    pub(crate) fn words(&self) -> usize {
+        self.0.len()
+    }
+
     /// Sets bit `i` and says whether it was set already.
     pub(crate) fn test_and_set(&mut self, i: usize) -> bool {
         let (word, bit) = (i / 64, 1u64 << (i % 64));

@@ -24,18 +24,18 @@ pub mod progress;
 pub mod report;
 pub mod shard;
 pub mod signals;
+pub mod stdout;
 pub mod verify;
 
-use std::io::{self, BufWriter, StdoutLock};
+use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use stdout::stdout;
+
 /// Exit code for bad usage (clap uses the same).
 pub const EXIT_USAGE: u8 = 2;
-
-/// How many bytes of output are gathered before a write to stdout.
-const OUTPUT_BUFFER: usize = 1 << 16;
 
 /// Counts and shows the solutions of the n-queens puzzle.
 #[derive(Debug, Parser)]
@@ -69,7 +69,7 @@ enum Command {
 }
 
 /// Runs a parsed command line: errors are printed once, as `queens:
-/// <message>` with their causes; a closed stdout (`| head`) is a success.
+/// <message>` with their causes; a closed pipe (`| head`) is a success.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Count(args) => count::run(&args),
@@ -114,10 +114,7 @@ impl std::error::Error for UsageError {}
 pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
     use clap::error::ErrorKind;
     match err.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = err.print();
-            return ExitCode::SUCCESS;
-        }
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => return stdout::print_help(err),
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = err.print();
             return ExitCode::from(EXIT_USAGE);
@@ -168,12 +165,6 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             });
         kind == Some(io::ErrorKind::BrokenPipe)
     })
-}
-
-/// Stdout, locked and buffered: boards go out in 64 KiB writes, not a
-/// syscall per line.
-pub fn stdout() -> BufWriter<StdoutLock<'static>> {
-    BufWriter::with_capacity(OUTPUT_BUFFER, io::stdout().lock())
 }
 
 #[cfg(test)]

@@ -96,7 +96,13 @@ impl Columns {
         self.count += 1;
         self.max = self.max.max(Some(col));
         if !self.repeated {
-            self.repeated = self.seen.test_and_set(col as usize);
+            // A column is on the board only if as many numbers follow it:
+            // one far past those read so far is not marked, so that a few
+            // bytes (`999999999`) cannot claim 125 MB of bits. Missing a
+            // repeat of it only keeps more columns, 4 bytes a number.
+            if (col as usize) < SEEN_AHEAD.max(2 * self.count as usize) {
+                self.repeated = self.seen.test_and_set(col as usize);
+            }
             match self.chunks.last_mut() {
                 Some(chunk) if chunk.len() < COLUMNS_CHUNK => chunk.push(col),
                 _ => {
@@ -126,6 +132,10 @@ impl Columns {
 /// Columns per chunk of [`Columns`]: 256 KiB.
 const COLUMNS_CHUNK: usize = 1 << 16;
 
+/// Columns below this are marked as seen whatever has been read (8 KiB of
+/// bits); above it, only those below twice the columns read.
+const SEEN_AHEAD: usize = 1 << 16;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +153,38 @@ mod tests {
         assert_eq!(cols.chunks.concat(), [0, 0]);
         let got: Vec<_> = Boards::new(line.as_bytes()).collect();
         assert!(got[0].as_ref().unwrap().conflict.unwrap().line == Line::Column);
+    }
+
+    // Issue 20: `echo 999999999 | queens check` took 130 MB to say that
+    // column 999999999 is off a board of one row: the column was marked in
+    // a bitmap as long as the largest column.
+    #[test]
+    fn a_large_column_costs_no_memory_until_as_many_numbers_are_read() {
+        let input = Input::new(&b""[..]);
+        let mut cols = Columns::default();
+        cols.push(&input, 999_999_998).unwrap();
+        cols.push(&input, 5).unwrap();
+        assert!(
+            cols.seen.words() <= SEEN_AHEAD / 64,
+            "{}",
+            cols.seen.words()
+        );
+        let got: Vec<_> = Boards::new(&b"2 999999999 1\n"[..]).collect();
+        assert!(
+            got[0]
+                .as_ref()
+                .unwrap_err()
+                .to_string()
+                .contains("off a board of 3 rows")
+        );
+        // A repeat of a column too large to mark is still the conflict.
+        let mut line = vec!["200000".to_owned(); 2];
+        line.extend((1..=199_998).map(|c| c.to_string()));
+        let got: Vec<_> = Boards::new(format!("{}\n", line.join(" ")).as_bytes()).collect();
+        let conflict = got[0].as_ref().unwrap().conflict.unwrap();
+        assert_eq!(
+            (conflict.line, conflict.first.row, conflict.second.row),
+            (Line::Column, 0, 1)
+        );
     }
 }
