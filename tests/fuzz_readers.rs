@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use queens::format::{Boards, Checked};
-use queens::journal::{Header, Refusal, Replay, record};
+use queens::journal::{Header, Refusal, Replay};
 use queens::shard::{self, Assignment, ShardFile};
 use queens::{BoardWriter, Config, Counter, Engine, Format, Plan, Solutions, known};
 
@@ -57,7 +57,8 @@ struct Journal {
 
 impl Journal {
     fn new(plan: &Plan, records: &[(u32, u128)]) -> Self {
-        let mut bytes = Header::of(plan).line().into_bytes();
+        let header = Header::of(plan);
+        let mut bytes = header.line().into_bytes();
         let header_end = bytes.len();
         let mut written: Vec<(u32, u128)> = Vec::new();
         let mut ends = Vec::new();
@@ -68,7 +69,7 @@ impl Journal {
                 .find(|&&(i, _)| i == id)
                 .map_or(count, |&(_, c)| c);
             written.push((id, count));
-            bytes.extend(record(id, count).as_bytes());
+            bytes.extend(header.record(id, count).as_bytes());
             ends.push(bytes.len());
         }
         Self {
@@ -124,6 +125,11 @@ proptest! {
         let cut = cut.index(journal.bytes.len() + 1);
         let mut bytes = journal.bytes[..cut].to_vec();
         bytes.extend(std::iter::repeat_n(0, zeros));
+        if cut == 0 && zeros > 0 {
+            // Issue 20: nothing but zeros is no journal.
+            prop_assert_eq!(read_journal(&plan, &bytes).unwrap_err(), Refusal::Zeros);
+            return Ok(());
+        }
         let replay = read_journal(&plan, &bytes).unwrap();
         if cut < journal.header_end {
             prop_assert!(replay.fresh && replay.done.is_empty() && replay.good_len == 0);
@@ -154,7 +160,11 @@ proptest! {
         let journal = Journal::new(&plan, &records);
         let k = which.index(journal.records.len());
         let (start, end) = (journal.start(k), journal.ends[k]);
-        let line = |body: &str| format!("{body} {:08x}\n", crc32(body.as_bytes()));
+        // A checksum that fits: the CRC-32 of the plan's hash and the body.
+        let line = |body: &str| {
+            let crc = crc32(format!("{} {body}", plan.hash()).as_bytes());
+            format!("{body} {crc:08x}\n")
+        };
         let damaged: Vec<u8> = match damage {
             0 => {
                 let mut text = journal.bytes[start..end].to_vec();
@@ -214,7 +224,8 @@ proptest! {
 
         let (id, count) = journal.records[k];
         let mut conflict = journal.bytes.clone();
-        conflict.extend(record(id, count.wrapping_add(1)).as_bytes());
+        let header = Header::of(&plan);
+        conflict.extend(header.record(id, count.wrapping_add(1)).as_bytes());
         let refused = matches!(read_journal(&plan, &conflict), Err(Refusal::Conflict { .. }));
         prop_assert!(refused, "a unit with two counts was not refused");
     }
@@ -259,12 +270,15 @@ fn crc32(bytes: &[u8]) -> u32 {
 }
 
 #[test]
-fn records_carry_the_standard_crc32() {
+fn records_carry_the_standard_crc32_of_their_plan_and_body() {
+    let plan = plan();
+    let header = Header::of(&plan);
     for (id, count) in [(0, 0), (17, 81_234_567), (u32::MAX, u128::MAX)] {
         let body = format!("{id} {count}");
+        let bound = format!("{} {body}", plan.hash());
         assert_eq!(
-            record(id, count),
-            format!("{body} {:08x}\n", crc32(body.as_bytes()))
+            header.record(id, count),
+            format!("{body} {:08x}\n", crc32(bound.as_bytes()))
         );
     }
 }
