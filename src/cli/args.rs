@@ -151,6 +151,18 @@ pub fn refuse_size(algorithm: Algorithm, n: u32, force: bool) -> Option<String> 
     })
 }
 
+/// Why `engine` will not count an `n`-board, in one line.
+pub fn refuse_engine(engine: Engine, n: u32) -> Option<String> {
+    let range = engine.range();
+    (!range.contains(&n)).then(|| {
+        format!(
+            "the {engine} engine counts {} <= n <= {} only; use --engine mirror for n = {n}",
+            range.start(),
+            range.end(),
+        )
+    })
+}
+
 /// A board size between 1 and `max`, with the range in the message.
 pub fn parse_board_size(text: &str, max: u32) -> Result<u32, String> {
     board_size(

@@ -23,7 +23,7 @@ use rayon::ThreadPool;
 use super::EXIT_USAGE;
 use super::args::{
     AlgorithmArg, EngineArg, ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads,
-    parse_unit_list, refuse_size,
+    parse_unit_list, refuse_engine, refuse_size,
 };
 use super::journal::{Journal, Opened, Refused, write_atomically};
 use super::progress::Progress;
@@ -164,14 +164,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(engine) = args.engine.map(Engine::from)
-        && let Some(outside) = [first, last].into_iter().find(|&n| !engine.covers(n))
+        && let Some(refusal) = [first, last]
+            .into_iter()
+            .find_map(|n| refuse_engine(engine, n))
     {
-        let range = engine.range();
-        return usage(&format!(
-            "the {engine} engine counts {} <= n <= {} only; use --engine mirror for n = {outside}",
-            range.start(),
-            range.end(),
-        ));
+        return usage(&refusal);
     }
     if args.engine == Some(EngineArg::Gpu) {
         match queens::count::gpu::probe() {
