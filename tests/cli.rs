@@ -3,7 +3,7 @@
 
 use assert_cmd::cargo::cargo_bin_cmd;
 
-use crate::common::cli::{queens, rejects};
+use crate::common::cli::{one_error_line, queens, rejects};
 use predicates::prelude::*;
 use queens::known;
 use serde_json::Value;
@@ -146,6 +146,43 @@ fn rayon_num_threads_sets_the_default_pool() {
         .clone();
     let record: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(record["threads"], 5);
+}
+
+#[test]
+fn rayon_num_threads_obeys_the_rules_of_threads_in_every_command_with_a_pool() {
+    // See: issue 20 (5000 got past the cap of 4096; garbage was ignored).
+    let commands: [&[&str]; 5] = [
+        &["count", "12"],
+        &["list", "6"],
+        &["ladder", "6"],
+        &["bench", "8", "--runs", "1"],
+        &["verify", "nowhere", "--sample", "1%"],
+    ];
+    for args in commands {
+        for (value, needle) in [
+            ("5000", "5000 is out of range"),
+            ("0", "0 is out of range"),
+            ("many", "'many' is not a number"),
+        ] {
+            let assert = cargo_bin_cmd!("queens")
+                .args(args)
+                .env("RAYON_NUM_THREADS", value)
+                .assert()
+                .stdout("");
+            one_error_line(
+                assert,
+                2,
+                &["RAYON_NUM_THREADS: ", needle, "between 1 and 4096"],
+            );
+        }
+    }
+    // --threads wins over the variable, which is then not read.
+    cargo_bin_cmd!("queens")
+        .args(["count", "6", "-j", "2", "-q"])
+        .env("RAYON_NUM_THREADS", "5000")
+        .assert()
+        .success()
+        .stdout("4\n");
 }
 
 #[test]

@@ -41,7 +41,7 @@ pub struct BenchArgs {
     engine: Option<EngineArg>,
 
     /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
-    /// every logical CPU].
+    /// every logical CPU, or to RAYON_NUM_THREADS].
     #[arg(long, value_name = "LIST", value_parser = parse_thread_list)]
     threads: Option<ThreadList>,
 
@@ -146,10 +146,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         None => Workload::v1(),
     };
     let machine = Machine::detect();
-    let threads = args.threads.as_ref().map_or_else(
-        || bench::thread_counts(machine.logical_cpus),
-        |t| t.0.clone(),
-    );
+    let most = super::args::threads(None)?.map_or(machine.logical_cpus, NonZeroUsize::get);
+    let threads = args
+        .threads
+        .as_ref()
+        .map_or_else(|| bench::thread_counts(most), |t| t.0.clone());
     let runs = args.runs as usize;
     let bar = Bar::new(!args.json && io::stderr().is_terminal(), &workload, runs);
     let run = if std::env::var_os(WRONG_COUNTS).is_some() {

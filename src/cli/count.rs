@@ -170,6 +170,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     {
         return usage(&refusal);
     }
+    let threads = super::args::threads(args.threads)?;
     if args.engine == Some(EngineArg::Gpu) {
         match queens::count::gpu::probe() {
             Ok(name) if !args.quiet && !args.json => eprintln!("queens: counting on {name}"),
@@ -203,7 +204,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             unique: args.unique,
         }
     };
-    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get)).with_split_depth(
+    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get)).with_split_depth(
         args.split_depth.unwrap_or(if args.shard.is_some() {
             SHARD_SPLIT_DEPTH
         } else {
@@ -231,7 +232,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let pool = queens::thread_pool(args.threads)?;
+    let pool = queens::thread_pool(threads)?;
     signals::install().context("catching Ctrl-C and SIGTERM")?;
     let run = Run {
         pool: &pool,

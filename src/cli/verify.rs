@@ -94,6 +94,7 @@ fn parse_percent(text: &str) -> Result<f64, String> {
 }
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let threads = super::args::threads(args.threads)?;
     let mut files: Vec<(String, ShardFile)> = Vec::new();
     for path in gather(&args.paths)? {
         let file = read(&path).map_err(|e| anyhow::anyhow!("{e}: run 'queens merge' first"))?;
@@ -102,7 +103,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let reference = shard::reference(&files).context("no shard results given")?;
     let plan = plan_of(&files[reference].1).map_err(anyhow::Error::msg)?;
     let engine = plan.engine();
-    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
+    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
         .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH));
     let merge = shard::merge(&plan, &files);
     if !merge.is_consistent() {
