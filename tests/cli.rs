@@ -303,6 +303,75 @@ fn the_join_refuses_sizes_it_does_not_cover() {
 }
 
 #[test]
+fn split_depth_is_refused_where_nothing_splits() {
+    // See: issue 20 (the join ignored --split-depth in silence).
+    rejects(
+        &["count", "14", "--engine", "join", "--split-depth", "3"],
+        &["--split-depth applies to the mirror and gpu engines only, not join"],
+    );
+    rejects(
+        &["count", "14", "--split-depth", "3"],
+        &[
+            "n = 14 is counted by the join engine",
+            "12 <= n <= 24",
+            "--engine mirror",
+        ],
+    );
+    rejects(
+        &["count", "8..12", "--split-depth", "3"],
+        &["n = 12 is counted by the join engine"],
+    );
+    rejects(
+        &["count", "12", "--shard", "0/2", "--split-depth", "3"],
+        &["n = 12 is counted by the join engine"],
+    );
+    rejects(
+        &["count", "8", "--algorithm", "flags", "--split-depth", "3"],
+        &["--algorithm bitmask and parallel only, not flags"],
+    );
+    for counted in [
+        &["count", "8..11", "--split-depth", "3", "-q"][..],
+        &[
+            "count",
+            "14",
+            "--engine",
+            "mirror",
+            "--split-depth",
+            "3",
+            "-q",
+        ],
+        &[
+            "count",
+            "9",
+            "--algorithm",
+            "bitmask",
+            "--split-depth",
+            "3",
+            "-q",
+        ],
+    ] {
+        queens(counted).success();
+    }
+}
+
+#[test]
+fn units_of_an_empty_plan_are_refused_as_such() {
+    // See: issue 20 (n = 2 "has units 0 to 0").
+    rejects(
+        &["count", "2", "--units", "0"],
+        &[
+            "unit 0 is not in the plan",
+            "has no units",
+            "n = 2 has no solution",
+        ],
+    );
+    rejects(
+        &["count", "4", "--units", "3"],
+        &["unit 3 is not in the plan", "has units 0 to 2"],
+    );
+}
+
+#[test]
 fn cross_check_without_a_second_engine_warns_and_counts() {
     queens(&["count", "3", "--cross-check"])
         .success()
