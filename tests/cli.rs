@@ -372,6 +372,57 @@ fn units_of_an_empty_plan_are_refused_as_such() {
 }
 
 #[test]
+fn a_missing_argument_is_named_for_what_is_missing() {
+    // See: issue 20 (everything missing was "missing board size N").
+    rejects(
+        &["merge"],
+        &["missing the shard results", "'queens merge results/'"],
+    );
+    rejects(
+        &["verify"],
+        &[
+            "missing the shard results",
+            "and --sample P%",
+            "--sample 1%'",
+        ],
+    );
+    rejects(
+        &["verify", "--sample", "1%"],
+        &[
+            "missing the shard results",
+            "'queens verify results/ --sample 1%'",
+        ],
+    );
+    rejects(
+        &["verify", "results"],
+        &[
+            "missing --sample P%",
+            "above 0 and at most 100%",
+            "--sample 1%'",
+        ],
+    );
+    rejects(
+        &["count", "12", "--out-dir", "x"],
+        &["--out-dir needs --shard I/K", "--shard 0/64 --out-dir"],
+    );
+    rejects(
+        &["bench", "--engine", "join"],
+        &[
+            "--engine needs a board size N, from 4 to 27",
+            "'queens bench 16 --engine mirror'",
+        ],
+    );
+    for args in [
+        &["merge"][..],
+        &["verify", "x"],
+        &["count", "12", "--out-dir", "x"],
+    ] {
+        let err = one_error_line(queens(args), 2, &[]);
+        assert!(!err.contains("board size"), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn cross_check_without_a_second_engine_warns_and_counts() {
     queens(&["count", "3", "--cross-check"])
         .success()
