@@ -3,7 +3,7 @@
 
 use assert_cmd::cargo::cargo_bin_cmd;
 
-use crate::common::cli::{queens, rejects};
+use crate::common::cli::{one_error_line, queens, rejects};
 use predicates::prelude::*;
 use queens::known;
 use serde_json::Value;
@@ -149,6 +149,43 @@ fn rayon_num_threads_sets_the_default_pool() {
 }
 
 #[test]
+fn rayon_num_threads_obeys_the_rules_of_threads_in_every_command_with_a_pool() {
+    // See: issue 20 (5000 got past the cap of 4096; garbage was ignored).
+    let commands: [&[&str]; 5] = [
+        &["count", "12"],
+        &["list", "6"],
+        &["ladder", "6"],
+        &["bench", "8", "--runs", "1"],
+        &["verify", "nowhere", "--sample", "1%"],
+    ];
+    for args in commands {
+        for (value, needle) in [
+            ("5000", "5000 is out of range"),
+            ("0", "0 is out of range"),
+            ("many", "'many' is not a number"),
+        ] {
+            let assert = cargo_bin_cmd!("queens")
+                .args(args)
+                .env("RAYON_NUM_THREADS", value)
+                .assert()
+                .stdout("");
+            one_error_line(
+                assert,
+                2,
+                &["RAYON_NUM_THREADS: ", needle, "between 1 and 4096"],
+            );
+        }
+    }
+    // --threads wins over the variable, which is then not read.
+    cargo_bin_cmd!("queens")
+        .args(["count", "6", "-j", "2", "-q"])
+        .env("RAYON_NUM_THREADS", "5000")
+        .assert()
+        .success()
+        .stdout("4\n");
+}
+
+#[test]
 fn help_and_version_succeed() {
     queens(&["--help"])
         .success()
@@ -263,6 +300,126 @@ fn the_join_refuses_sizes_it_does_not_cover() {
         &["count", "8", "--engine", "fast"],
         &["invalid value 'fast'", "--engine"],
     );
+}
+
+#[test]
+fn split_depth_is_refused_where_nothing_splits() {
+    // See: issue 20 (the join ignored --split-depth in silence).
+    rejects(
+        &["count", "14", "--engine", "join", "--split-depth", "3"],
+        &["--split-depth applies to the mirror and gpu engines only, not join"],
+    );
+    rejects(
+        &["count", "14", "--split-depth", "3"],
+        &[
+            "n = 14 is counted by the join engine",
+            "12 <= n <= 24",
+            "--engine mirror",
+        ],
+    );
+    rejects(
+        &["count", "8..12", "--split-depth", "3"],
+        &["n = 12 is counted by the join engine"],
+    );
+    rejects(
+        &["count", "12", "--shard", "0/2", "--split-depth", "3"],
+        &["n = 12 is counted by the join engine"],
+    );
+    rejects(
+        &["count", "8", "--algorithm", "flags", "--split-depth", "3"],
+        &["--algorithm bitmask and parallel only, not flags"],
+    );
+    for counted in [
+        &["count", "8..11", "--split-depth", "3", "-q"][..],
+        &[
+            "count",
+            "14",
+            "--engine",
+            "mirror",
+            "--split-depth",
+            "3",
+            "-q",
+        ],
+        &[
+            "count",
+            "9",
+            "--algorithm",
+            "bitmask",
+            "--split-depth",
+            "3",
+            "-q",
+        ],
+    ] {
+        queens(counted).success();
+    }
+}
+
+#[test]
+fn units_of_an_empty_plan_are_refused_as_such() {
+    // See: issue 20 (n = 2 "has units 0 to 0").
+    rejects(
+        &["count", "2", "--units", "0"],
+        &[
+            "unit 0 is not in the plan",
+            "has no units",
+            "n = 2 has no solution",
+        ],
+    );
+    rejects(
+        &["count", "4", "--units", "3"],
+        &["unit 3 is not in the plan", "has units 0 to 2"],
+    );
+}
+
+#[test]
+fn a_missing_argument_is_named_for_what_is_missing() {
+    // See: issue 20 (everything missing was "missing board size N").
+    rejects(
+        &["merge"],
+        &["missing the shard results", "'queens merge results/'"],
+    );
+    rejects(
+        &["verify"],
+        &[
+            "missing the shard results",
+            "and --sample P%",
+            "--sample 1%'",
+        ],
+    );
+    rejects(
+        &["verify", "--sample", "1%"],
+        &[
+            "missing the shard results",
+            "'queens verify results/ --sample 1%'",
+        ],
+    );
+    rejects(
+        &["verify", "results"],
+        &[
+            "missing --sample P%",
+            "above 0 and at most 100%",
+            "--sample 1%'",
+        ],
+    );
+    rejects(
+        &["count", "12", "--out-dir", "x"],
+        &["--out-dir needs --shard I/K", "--shard 0/64 --out-dir"],
+    );
+    rejects(
+        &["bench", "--engine", "join"],
+        &[
+            "--engine needs a board size N, from 4 to 27",
+            "'queens bench 16 --engine mirror'",
+        ],
+    );
+    for args in [
+        &["merge"][..],
+        &["verify", "x"],
+        &["count", "12", "--out-dir", "x"],
+    ] {
+        let err = one_error_line(queens(args), 2, &[]);
+        assert!(!err.contains("board size"), "{args:?}: {err}");
+    }
 }
 
 #[test]

@@ -102,8 +102,47 @@ fn bad_thread_lists_and_runs_are_refused() {
     rejects(&["bench", "--threads", "5000"], &["between 1 and 4096"]);
     rejects(&["bench", "--runs", "0"], &["--runs"]);
     rejects(&["bench", "33"], &["board size 33 is out of range"]);
-    let assert = queens(&["bench", "28", "--threads", "1"]);
-    one_error_line(assert.stdout(""), 2, &["n = 28 has no published total"]);
+    rejects(
+        &["bench", "28", "--threads", "1"],
+        &[
+            "board size 28 is out of range",
+            "from 4 to 27",
+            "no published total",
+        ],
+    );
+    // See: issue 20 (two rows for one thread count).
+    rejects(
+        &["bench", "8", "--threads", "1,2,1"],
+        &["thread count 1 is listed more than once", "each count once"],
+    );
+}
+
+#[test]
+fn boards_without_work_to_time_are_refused() {
+    // See: issue 20 (`bench 2` scored 0.0: n = 2 has no unit, no solution).
+    for n in ["1", "2", "3"] {
+        rejects(
+            &["bench", n],
+            &[&format!("board size {n} is out of range"), "from 4 to 27"],
+        );
+    }
+    let report = stdout(&queens(&["bench", "4", "--threads", "1", "--runs", "1"]).success());
+    let score = report.lines().last().unwrap();
+    assert!(!score.starts_with("score: 0.0 "), "{score}");
+}
+
+#[test]
+fn an_engine_that_does_not_cover_n_is_refused_as_count_refuses_it() {
+    // See: issue 20 (bench exited 1 where count exits 2).
+    for (command, n) in [("bench", "25"), ("count", "25")] {
+        rejects(
+            &[command, n, "--engine", "join"],
+            &[
+                "the join engine counts 4 <= n <= 24 only",
+                "--engine mirror for n = 25",
+            ],
+        );
+    }
 }
 
 #[test]

@@ -31,6 +31,24 @@ fn every_format_of_n4_reads_back_ok() {
 }
 
 #[test]
+fn every_format_of_a_size_without_solutions_reads_back_as_no_board() {
+    // See: issue 20 (`queens list 3 --format leetcode | queens check` exited 2).
+    for format in ["board", "spaced", "leetcode", "columns", "jsonl"] {
+        let text = stdout(&queens(&["list", "3", "--format", format]).success());
+        let err = one_error_line(check(&text).stdout(""), 0, &["0 boards checked"]);
+        assert!(err.contains("holds none"), "{format}: {err}");
+        queens_with_input(&["check", "--quiet"], text)
+            .success()
+            .stdout("")
+            .stderr("");
+    }
+    for empty in ["", "\n  \n\n", "[]\n", " [ ] "] {
+        one_error_line(check(empty).stdout(""), 0, &["0 boards checked"]);
+    }
+    one_error_line(check("[] x"), 2, &["unexpected 'x' after the closing ']'"]);
+}
+
+#[test]
 fn every_format_of_n5_reads_back_ok() {
     for format in ["board", "spaced", "leetcode", "columns", "jsonl"] {
         let text = stdout(&queens(&["list", "5", "--format", format]).success());
@@ -109,9 +127,6 @@ fn files_and_dash_are_read() {
 #[test]
 fn malformed_input_gets_the_line_and_exit_2() {
     let cases: &[(&[u8], &[&str])] = &[
-        (b"", &["the input holds no board"]),
-        (b"\n  \n\n", &["the input holds no board"]),
-        (b"[]\n", &["the input holds no board"]),
         // Ragged rows, short boards, wrong queen counts.
         (
             b".Q..\n...Q\nQ..\n..Q.\n",

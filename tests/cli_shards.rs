@@ -408,4 +408,14 @@ fn verify_catches_a_forgery_that_merge_cannot() {
         &["verify", out_dir, "--sample", "0%"],
         &["percentage above 0"],
     );
+    // See: issue 20 (`100%%` was taken for 100%).
+    for bad in ["100%%", "1e1%", "inf"] {
+        rejects(
+            &["verify", out_dir, "--sample", bad],
+            &[
+                &format!("'{bad}' is not a sample size"),
+                "above 0 and at most 100",
+            ],
+        );
+    }
 }

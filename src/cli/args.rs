@@ -151,6 +151,18 @@ pub fn refuse_size(algorithm: Algorithm, n: u32, force: bool) -> Option<String> 
     })
 }
 
+/// Why `engine` will not count an `n`-board, in one line.
+pub fn refuse_engine(engine: Engine, n: u32) -> Option<String> {
+    let range = engine.range();
+    (!range.contains(&n)).then(|| {
+        format!(
+            "the {engine} engine counts {} <= n <= {} only; use --engine mirror for n = {n}",
+            range.start(),
+            range.end(),
+        )
+    })
+}
+
 /// A board size between 1 and `max`, with the range in the message.
 pub fn parse_board_size(text: &str, max: u32) -> Result<u32, String> {
     board_size(
@@ -214,6 +226,33 @@ pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
         .filter(|t| *t <= MAX_THREADS)
         .and_then(NonZeroUsize::new)
         .ok_or_else(|| format!("{t} is out of range: {range}"))
+}
+
+/// The variable that sets the thread count when `--threads` is not given
+/// (rayon's own, read here so that it obeys the rules of `--threads`).
+pub const THREADS_VARIABLE: &str = "RAYON_NUM_THREADS";
+
+/// The thread count of a command: `--threads` if given, else
+/// [`THREADS_VARIABLE`] if set and not empty, checked as `--threads` is;
+/// `None` for one thread per logical CPU. The library then gets the number
+/// and never reads the variable (rayon would ignore a bad value in silence
+/// and take any number, 0 meaning the default).
+pub fn threads(flag: Option<NonZeroUsize>) -> Result<Option<NonZeroUsize>, super::UsageError> {
+    threads_from(flag, std::env::var_os(THREADS_VARIABLE)).map_err(super::UsageError)
+}
+
+/// [`threads`], with the variable's value given.
+fn threads_from(
+    flag: Option<NonZeroUsize>,
+    variable: Option<std::ffi::OsString>,
+) -> Result<Option<NonZeroUsize>, String> {
+    match (flag, variable) {
+        (Some(t), _) => Ok(Some(t)),
+        (None, Some(value)) if !value.is_empty() => parse_threads(&value.to_string_lossy())
+            .map(Some)
+            .map_err(|e| format!("{THREADS_VARIABLE}: {e}")),
+        (None, _) => Ok(None),
+    }
 }
 
 const UNITS_SYNTAX: &str = "expected unit ids and ranges like 0-99,150,200-210";
@@ -380,6 +419,32 @@ mod tests {
         );
         let none = ShardArg::Env(4).resolve(env(&[])).unwrap_err();
         assert!(none.contains("SLURM_ARRAY_TASK_ID") && none.contains("none is set"));
+    }
+
+    #[test]
+    fn the_thread_variable_obeys_the_rules_of_the_flag() {
+        // See: issue 20 (RAYON_NUM_THREADS=5000 got past the cap of 4096).
+        let var = |v: &str| Some(std::ffi::OsString::from(v));
+        let four = NonZeroUsize::new(4);
+        assert_eq!(threads_from(None, None), Ok(None));
+        assert_eq!(threads_from(None, var("")), Ok(None));
+        assert_eq!(threads_from(None, var("4")), Ok(four));
+        assert_eq!(threads_from(four, var("5000")), Ok(four), "the flag wins");
+        assert_eq!(
+            threads_from(None, var("5000")),
+            Err(
+                "RAYON_NUM_THREADS: 5000 is out of range: the thread count must be between 1 \
+                 and 4096"
+                    .to_owned()
+            )
+        );
+        for bad in ["0", "x", "-1", "4 threads"] {
+            let err = threads_from(None, var(bad)).unwrap_err();
+            assert!(
+                err.starts_with("RAYON_NUM_THREADS: ") && err.contains("between 1 and 4096"),
+                "{bad}: {err}"
+            );
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! A wrong count fails the benchmark with exit code 3, as for `count`.
 
 use std::io::{self, IsTerminal, Write};
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -12,30 +13,36 @@ use std::time::Duration;
 use anyhow::Context;
 use indicatif::ProgressBar;
 use queens::bench::{self, BenchError, Machine, Report, Workload};
-use queens::{Engine, MAX_N};
+use queens::{Engine, known};
 use serde::Serialize;
 
-use super::args::{EngineArg, parse_board_size};
+use super::args::{EngineArg, refuse_engine};
 use super::files::Output;
 use super::report::{EXIT_MISMATCH, mismatch};
 
 /// Test-only: every count is off by one, so the benchmark must fail.
 const WRONG_COUNTS: &str = "QUEENS_TEST_BENCH_WRONG";
 
+/// The smallest board worth timing: below it a run counts nothing (n = 2
+/// and 3 have no solution, n = 1 one) and the score is 0 or noise.
+pub const MIN_N: u32 = 4;
+
+/// The largest board with a published total to check a benchmark against.
+pub const MAX_N: u32 = (known::A000170.len() - 1) as u32;
+
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Count this board size instead of the standard workload v1 (join
-    /// n = 17 and mirror n = 16).
-    #[arg(value_name = "N", allow_negative_numbers = true,
-          value_parser = |s: &str| parse_board_size(s, MAX_N))]
+    /// Count this board size (4 to 27) instead of the standard workload v1
+    /// (join n = 17 and mirror n = 16).
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = parse_size)]
     n: Option<u32>,
 
     /// The engine for N [default: the faster for N].
     #[arg(long, value_enum, requires = "n")]
     engine: Option<EngineArg>,
 
-    /// Thread counts, e.g. 1,2,8 [default: 1, 2, 4, ... up to every
-    /// logical CPU].
+    /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
+    /// every logical CPU, or to RAYON_NUM_THREADS].
     #[arg(long, value_name = "LIST", value_parser = parse_thread_list)]
     threads: Option<ThreadList>,
 
@@ -58,13 +65,46 @@ pub struct BenchArgs {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreadList(Vec<usize>);
 
+/// Thread counts, each once: a count listed twice would be measured, and
+/// shown, twice.
 fn parse_thread_list(text: &str) -> Result<ThreadList, String> {
     let counts = text
         .split(',')
-        .map(|t| super::args::parse_threads(t).map(std::num::NonZeroUsize::get))
+        .map(|t| super::args::parse_threads(t).map(NonZeroUsize::get))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| format!("{e} (a list like 1,2,8)"))?;
+    if let Some(t) = counts
+        .iter()
+        .enumerate()
+        .find_map(|(i, t)| counts[..i].contains(t).then_some(t))
+    {
+        return Err(format!(
+            "thread count {t} is listed more than once: expected a list like 1,2,8, each \
+             count once"
+        ));
+    }
     Ok(ThreadList(counts))
+}
+
+/// A board size from [`MIN_N`] to [`MAX_N`].
+fn parse_size(text: &str) -> Result<u32, String> {
+    let n: i64 = text.trim().parse().map_err(|_| {
+        format!("'{text}' is not a board size: expected a whole number from {MIN_N} to {MAX_N}")
+    })?;
+    let why = if n < i64::from(MIN_N) {
+        "smaller boards take no work to time"
+    } else {
+        "no published total would check a larger board's count"
+    };
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (MIN_N..=MAX_N).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "board size {n} is out of range: a benchmark takes n from {MIN_N} to {MAX_N} \
+                 ({why})"
+            )
+        })
 }
 
 /// The report as `--json` prints it.
@@ -94,6 +134,14 @@ struct JsonWorkload<'a> {
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
+    if let (Some(n), Some(engine)) = (args.n, args.engine.map(Engine::from)) {
+        if let Some(refusal) = refuse_engine(engine, n) {
+            return Err(super::UsageError(refusal).into());
+        }
+        if engine == Engine::Gpu {
+            queens::count::gpu::probe().map_err(|why| super::UsageError(why.to_string()))?;
+        }
+    }
     let workload = match args.n {
         Some(n) => Workload::custom(n, args.engine.map(Engine::from)),
         None => Workload::v1(),
@@ -105,10 +153,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .map(|path| Output::new(path, "--svg", &[]))
         .transpose()?;
     let machine = Machine::detect();
-    let threads = args.threads.as_ref().map_or_else(
-        || bench::thread_counts(machine.logical_cpus),
-        |t| t.0.clone(),
-    );
+    let most = super::args::threads(None)?.map_or(machine.logical_cpus, NonZeroUsize::get);
+    let threads = args
+        .threads
+        .as_ref()
+        .map_or_else(|| bench::thread_counts(most), |t| t.0.clone());
     let runs = args.runs as usize;
     let bar = Bar::new(!args.json && io::stderr().is_terminal(), &workload, runs);
     let run = if std::env::var_os(WRONG_COUNTS).is_some() {

@@ -3,7 +3,9 @@
 //!
 //! Exit codes: 0 when every board is a solution, 1 when any is not, 2 when
 //! the input cannot be read or is not boards (the message names the line;
-//! the boards before it have been reported). The reading and checking are
+//! the boards before it have been reported). An input without boards, as
+//! `list` writes for n = 2 or 3 (nothing, or `[]`), is 0 boards checked:
+//! exit 0, with a line on stderr. The reading and checking are
 //! [`queens::format::read`]'s and [`queens::check`]'s; this file only opens
 //! the input and talks.
 
@@ -12,7 +14,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use queens::format::Boards;
+use queens::format::{Boards, ReadError};
 
 /// Bytes read from the input at a time.
 const INPUT_BUFFER: usize = 1 << 16;
@@ -68,6 +70,15 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                     writeln!(out, "board {}: {conflict}", checked.index)?;
                 }
             },
+            // See: issue 20 (`queens list 3 --format leetcode | queens check`).
+            Err(ReadError::Empty) => {
+                if !args.quiet {
+                    eprintln!(
+                        "queens: 0 boards checked: the input holds none (as `queens list` writes \
+                         for a board size without solutions)"
+                    );
+                }
+            }
             Err(err) => {
                 out.flush()?;
                 let place = name

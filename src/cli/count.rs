@@ -23,7 +23,7 @@ use rayon::ThreadPool;
 use super::EXIT_USAGE;
 use super::args::{
     AlgorithmArg, EngineArg, ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads,
-    parse_unit_list, refuse_size,
+    parse_unit_list, refuse_engine, refuse_size,
 };
 use super::files::{Input, Output};
 use super::journal::{Journal, Opened, Refused};
@@ -57,7 +57,8 @@ pub struct CountArgs {
     threads: Option<NonZeroUsize>,
 
     /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2;
-    /// with --shard, 4].
+    /// with --shard, 4]. Refused where another method counts (the join
+    /// does by default for 12 <= n <= 24: add --engine mirror).
     #[arg(long, value_name = "D",
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
     split_depth: Option<u32>,
@@ -176,15 +177,16 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if let Some(engine) = args.engine.map(Engine::from)
-        && let Some(outside) = [first, last].into_iter().find(|&n| !engine.covers(n))
+        && let Some(refusal) = [first, last]
+            .into_iter()
+            .find_map(|n| refuse_engine(engine, n))
     {
-        let range = engine.range();
-        return usage(&format!(
-            "the {engine} engine counts {} <= n <= {} only; use --engine mirror for n = {outside}",
-            range.start(),
-            range.end(),
-        ));
+        return usage(&refusal);
     }
+    if let Some(refusal) = args.refuse_split_depth() {
+        return usage(&refusal);
+    }
+    let threads = super::args::threads(args.threads)?;
     if args.engine == Some(EngineArg::Gpu) {
         match queens::count::gpu::probe() {
             Ok(name) if !args.quiet && !args.json => eprintln!("queens: counting on {name}"),
@@ -245,7 +247,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             unique: args.unique,
         }
     };
-    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get)).with_split_depth(
+    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get)).with_split_depth(
         args.split_depth.unwrap_or(if args.shard.is_some() {
             SHARD_SPLIT_DEPTH
         } else {
@@ -270,7 +272,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         }
         None => None,
     };
-    let pool = queens::thread_pool(args.threads)?;
+    let pool = queens::thread_pool(threads)?;
     signals::install().context("catching Ctrl-C and SIGTERM")?;
     let run = Run {
         pool: &pool,
@@ -312,10 +314,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         if let Some(UnitList(ids)) = &args.units
             && let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len())
         {
+            let has = match plan.len() {
+                // n = 2: the rows a unit fixes have no legal placement.
+                0 => format!("no units, as n = {first} has no solution"),
+                len => format!("units 0 to {} (see 'queens plan {first} --units')", len - 1),
+            };
             return usage(&format!(
-                "unit {id} is not in the plan: n = {first} with the {engine} engine has units 0 \
-                 to {} (see 'queens plan {first} --units')",
-                plan.len().saturating_sub(1)
+                "unit {id} is not in the plan: n = {first} with the {engine} engine has {has}"
             ));
         }
         if let Some(path) = run.checkpoint {
@@ -442,6 +447,47 @@ impl CountArgs {
             (Some(a), _) => Method::Ladder(Algorithm::from(a)),
             (None, Some(e)) => Method::Engine(e.into()),
             (None, None) => Method::Engine(Engine::best_for(n)),
+        }
+    }
+
+    /// Why `--split-depth` is refused: a size of the range is counted by a
+    /// method without a split (the join, by choice or by default, or a slow
+    /// algorithm), which would ignore it in silence.
+    fn refuse_split_depth(&self) -> Option<String> {
+        self.split_depth?;
+        let (n, method) = (self.sizes.first..=self.sizes.last)
+            .map(|n| (n, self.method(n)))
+            .find(|&(_, method)| !method.splits())?;
+        Some(match method {
+            Method::Ladder(a) => format!(
+                "--split-depth applies to --algorithm bitmask and parallel only, not {a}: drop it"
+            ),
+            Method::Engine(e) if self.engine.is_some() => format!(
+                "--split-depth applies to the mirror and gpu engines only, not {e} (its units \
+                 are fixed by n): drop it, or count with --engine mirror"
+            ),
+            Method::Engine(e) => {
+                let chosen: Vec<u32> = (1..=queens::MAX_N)
+                    .filter(|&m| Engine::best_for(m) == e)
+                    .collect();
+                format!(
+                    "--split-depth applies to the mirror engine only, and n = {n} is counted by \
+                     the {e} engine (the default for {} <= n <= {}): add --engine mirror, or \
+                     drop --split-depth",
+                    chosen.first().unwrap_or(&n),
+                    chosen.last().unwrap_or(&n)
+                )
+            }
+        })
+    }
+}
+
+impl Method {
+    /// Whether the method's units are cut by `--split-depth`.
+    fn splits(self) -> bool {
+        match self {
+            Self::Engine(e) => matches!(e, Engine::Mirror | Engine::Gpu),
+            Self::Ladder(a) => matches!(a, Algorithm::Bitmask | Algorithm::Parallel),
         }
     }
 }

@@ -41,7 +41,8 @@ pub struct LadderArgs {
 
 pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get));
+    let threads = super::args::threads(args.threads)?;
+    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get));
     let known = known::total(n);
     let mut out = super::stdout();
     writeln!(

@@ -83,7 +83,7 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     // The counting engines' pool, so `-j` and `RAYON_NUM_THREADS` mean the
     // same here; no more workers than tasks, nor than threads to run them
     // (a worker waits on the writer, so each needs a thread of its own).
-    let pool = queens::thread_pool(args.threads)?;
+    let pool = queens::thread_pool(super::args::threads(args.threads)?)?;
     let workers = pool.current_num_threads().clamp(1, tasks.len().max(1));
 
     let mut out = super::stdout();

@@ -122,7 +122,7 @@ pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
         _ => {}
     }
     let line = if err.kind() == ErrorKind::MissingRequiredArgument {
-        missing_size(subcommand)
+        missing(subcommand, &missing_arguments(err))
     } else {
         // clap's message runs until the first blank line; tips and usage follow.
         let text = err.to_string();
@@ -137,6 +137,51 @@ pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
     ExitCode::from(EXIT_USAGE)
 }
 
+/// The arguments clap found missing, as it writes them (`<N>`,
+/// `--sample <P%>`, `<DIR|FILES>...`), in the order of the command line.
+fn missing_arguments(err: &clap::Error) -> Vec<String> {
+    use clap::error::{ContextKind, ContextValue};
+    match err.get(ContextKind::InvalidArg) {
+        Some(ContextValue::Strings(names)) => names.clone(),
+        Some(ContextValue::String(name)) => vec![name.clone()],
+        _ => Vec::new(),
+    }
+}
+
+/// The line for a subcommand with arguments `missing` (a `requires`
+/// names the argument required, not the one that requires it).
+fn missing(subcommand: &str, missing: &[String]) -> String {
+    const VERIFY_EXAMPLE: &str = "(for example 'queens verify results/ --sample 1%')";
+    const SHARDS: &str = "the shard results: a directory or files shard-IIII-of-KKKK.json";
+    let is = |name: &str| {
+        missing
+            .iter()
+            .any(|m| m.split_whitespace().next() == Some(name))
+    };
+    match subcommand {
+        _ if is("<N>") || is("<N|A..B>") => missing_size(subcommand),
+        "merge" if is("<DIR|FILES>...") => {
+            format!("missing {SHARDS} (for example 'queens merge results/')")
+        }
+        "verify" if is("<DIR|FILES>...") && is("--sample") => {
+            format!("missing {SHARDS}, and --sample P% {VERIFY_EXAMPLE}")
+        }
+        "verify" if is("<DIR|FILES>...") => format!("missing {SHARDS} {VERIFY_EXAMPLE}"),
+        "verify" if is("--sample") => format!(
+            "missing --sample P%: the share of the units to recount, above 0 and at most 100% \
+             {VERIFY_EXAMPLE}"
+        ),
+        "count" if is("--shard") => "--out-dir needs --shard I/K: it is where a shard's result \
+                                     goes (for example 'queens count 18 --shard 0/64 --out-dir \
+                                     results/')"
+            .to_owned(),
+        _ => format!(
+            "missing {} (see 'queens {subcommand} --help')",
+            missing.join(" and ")
+        ),
+    }
+}
+
 /// The line for a subcommand whose board size is missing.
 fn missing_size(subcommand: &str) -> String {
     let max = match subcommand {
@@ -144,6 +189,13 @@ fn missing_size(subcommand: &str) -> String {
             return format!(
                 "missing board size: {} (for example 'queens count 12')",
                 args::SIZE_SYNTAX
+            );
+        }
+        "bench" => {
+            let (min, max) = (bench::MIN_N, bench::MAX_N);
+            return format!(
+                "--engine needs a board size N, from {min} to {max} (for example 'queens bench \
+                 16 --engine mirror')"
             );
         }
         "one" => queens::format::read::MAX_N,

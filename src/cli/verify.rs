@@ -72,17 +72,29 @@ struct VerifyRecord {
     elapsed_secs: f64,
 }
 
-/// `1%`, `0.5%`, `100` (the `%` is optional): a share above 0 and at most 100.
+/// `1%`, `0.5%`, `100` (the `%` is optional): a share above 0 and at most
+/// 100, in decimal digits with at most one point and one `%` (no `100%%`,
+/// `1e1` or `inf`).
 fn parse_percent(text: &str) -> Result<f64, String> {
-    text.trim()
-        .trim_end_matches('%')
-        .parse::<f64>()
-        .ok()
+    let number = text.trim();
+    let number = number.strip_suffix('%').unwrap_or(number);
+    let decimal = number.bytes().any(|b| b.is_ascii_digit())
+        && number.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && number.bytes().filter(|&b| b == b'.').count() <= 1;
+    decimal
+        .then(|| number.parse::<f64>().ok())
+        .flatten()
         .filter(|p| *p > 0.0 && *p <= 100.0)
-        .ok_or_else(|| format!("'{text}' is not a sample size: expected a percentage above 0 and at most 100, like 1%"))
+        .ok_or_else(|| {
+            format!(
+                "'{text}' is not a sample size: expected a percentage above 0 and at most 100, \
+                 like 1% or 0.5%"
+            )
+        })
 }
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let threads = super::args::threads(args.threads)?;
     let mut files: Vec<(String, ShardFile)> = Vec::new();
     for path in gather(&args.paths)? {
         let file = read(&path).map_err(|e| super::UsageError(e.to_string()))?;
@@ -91,7 +103,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let reference = shard::reference(&files).context("no shard results given")?;
     let plan = plan_of(&files[reference].1).map_err(anyhow::Error::msg)?;
     let engine = plan.engine();
-    let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
+    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
         .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH));
     let merge = shard::merge(&plan, &files);
     if !merge.is_consistent() {
@@ -210,7 +222,13 @@ mod tests {
     fn percentages_are_checked() {
         assert_eq!(parse_percent("1%"), Ok(1.0));
         assert_eq!(parse_percent("0.5"), Ok(0.5));
-        for bad in ["0%", "101%", "x", "-1%", ""] {
+        assert_eq!(parse_percent("100%"), Ok(100.0));
+        assert_eq!(parse_percent(".5%"), Ok(0.5));
+        // See: issue 20 (`100%%` was taken for 100%).
+        for bad in [
+            "0%", "101%", "x", "-1%", "", "%", "100%%", "1%%", "%1", "1e1", "inf", "NaN", "+5",
+            "1.2.3", "0.", "1 %",
+        ] {
             assert!(parse_percent(bad).is_err(), "{bad}");
         }
     }

@@ -176,14 +176,15 @@ mod simd {
         }
     }
 
-    /// Whether to take the AVX-512 loop: the CPU has it, and the
-    /// environment does not say `QUEENS_NO_AVX512` (to time the fallback).
+    /// Whether to take the AVX-512 loop: the CPU has it, and
+    /// `QUEENS_NO_AVX512` does not turn it off (see
+    /// [`crate::count::join::switched_off`]; to time the fallback).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn avx512() -> bool {
         use std::arch::is_x86_feature_detected as has;
         static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *USE.get_or_init(|| {
-            std::env::var_os("QUEENS_NO_AVX512").is_none()
+            !crate::count::join::switched_off("QUEENS_NO_AVX512")
                 && has!("avx512f")
                 && has!("avx512vl")
                 && has!("avx512vpopcntdq")

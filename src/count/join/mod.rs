@@ -38,6 +38,18 @@ pub const MIN_N: u32 = 4;
 /// about 0.6e9 pieces already.
 pub const MAX_N: u32 = 24;
 
+/// Whether the variable `name` (`QUEENS_NO_AVX512`, `QUEENS_NO_PEXT`)
+/// turns a fast path off, to test and time the portable one: it does when
+/// set to anything but empty or `0`. Each caller reads it once.
+pub(crate) fn switched_off(name: &str) -> bool {
+    is_off(std::env::var_os(name).as_deref())
+}
+
+/// [`switched_off`], given the variable's value.
+fn is_off(value: Option<&std::ffi::OsStr>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0")
+}
+
 /// How much of the method to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
@@ -365,6 +377,14 @@ mod tests {
             .iter()
             .map(|j| plan.run_job(j, &mut scratch))
             .sum()
+    }
+
+    #[test]
+    fn only_a_value_other_than_0_turns_a_fast_path_off() {
+        // See: issue 20 (`QUEENS_NO_AVX512=0` turned AVX-512 off).
+        let off = |v: Option<&str>| is_off(v.map(std::ffi::OsStr::new));
+        assert!(!off(None) && !off(Some("")) && !off(Some("0")));
+        assert!(off(Some("1")) && off(Some("yes")));
     }
 
     #[test]

@@ -355,12 +355,12 @@ mod simd {
     };
 
     /// Whether to take the AVX-512 loop: the CPU has AVX-512F and
-    /// VPOPCNTDQ, and the environment does not say `QUEENS_NO_AVX512`
-    /// (which forces the portable paths, to test and time them).
+    /// VPOPCNTDQ, and `QUEENS_NO_AVX512` does not turn it off (see
+    /// [`crate::count::join::switched_off`]; to test and time the portable paths).
     pub fn available() -> bool {
         static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *USE.get_or_init(|| {
-            std::env::var_os("QUEENS_NO_AVX512").is_none()
+            !crate::count::join::switched_off("QUEENS_NO_AVX512")
                 && std::arch::is_x86_feature_detected!("avx512f")
                 && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
                 && std::arch::is_x86_feature_detected!("popcnt")

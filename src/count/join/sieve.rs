@@ -209,7 +209,8 @@ impl Squeeze {
 
 /// Whether `pext` is fast here: the CPU has BMI2 and is not an AMD one
 /// before Zen 3 (family 19h), where it is microcoded, some 20 times slower
-/// than the copy it replaces.
+/// than the copy it replaces; `QUEENS_NO_PEXT` turns it off (see
+/// [`crate::count::join::switched_off`]).
 fn fast_pext() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -217,7 +218,7 @@ fn fast_pext() -> bool {
         static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         *FAST.get_or_init(|| {
             if !std::arch::is_x86_feature_detected!("bmi2")
-                || std::env::var_os("QUEENS_NO_PEXT").is_some()
+                || crate::count::join::switched_off("QUEENS_NO_PEXT")
             {
                 return false;
             }

@@ -59,7 +59,9 @@ pub enum ReadError {
         /// What is wrong, in words.
         message: String,
     },
-    /// There is no board at all.
+    /// There is no board at all: nothing but blank lines, or LeetCode's
+    /// `[]`, which is what every format writes for a board size without
+    /// solutions. Not malformed; the caller decides whether it is wrong.
     #[error("the input holds no board (expected boards as `queens list` writes them)")]
     Empty,
 }
