@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::common::cli::{one_error_line, queens as run_queens};
+use crate::common::crc32;
 
 fn queens(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_queens"));
@@ -259,22 +260,6 @@ fn queens_record(plan: &str, id: &str, count: u64) -> String {
     let body = format!("{id} {count}");
     let crc = crc32(format!("{plan} {body}").as_bytes());
     format!("{body} {crc:08x}\n")
-}
-
-/// CRC-32 (IEEE), bit by bit: an independent check of the journal's own.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 #[test]

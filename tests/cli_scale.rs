@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::common::crc32;
+
 fn queens(args: &[&str]) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_queens"));
     command.args(args).stdin(Stdio::null());
@@ -251,4 +253,39 @@ fn a_locked_journal_is_waited_for_then_refused_or_resumed() {
     let out = run(&["count", "12", "--checkpoint", s(&journal)]);
     assert_eq!(out.status.code(), Some(1));
     assert!(started.elapsed() < Duration::from_secs(1));
+}
+
+#[test]
+fn a_forged_record_that_fools_the_checksum_is_blamed_on_the_journal() {
+    // A forger who recomputes the checksum passes the journal's check; the
+    // OEIS check catches the total, and its message names the journal,
+    // how many units came from it, and how to recount them.
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    assert!(
+        run(&["count", "14", "--checkpoint", s(&journal), "-q"])
+            .status
+            .success()
+    );
+    let text = fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let plan = lines[0].rsplit_once("plan=").unwrap().1.to_owned();
+    let fields: Vec<String> = lines[1].split(' ').map(str::to_owned).collect();
+    let body = format!("{} {}", fields[0], fields[1].parse::<u64>().unwrap() + 1);
+    lines[1] = format!("{body} {:08x}", crc32(format!("{plan} {body}").as_bytes()));
+    fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let units = lines.len() - 1;
+
+    let out = run(&["count", "14", "--checkpoint", s(&journal)]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let line = err.lines().find(|l| l.contains("MISMATCH")).unwrap();
+    assert!(
+        line.contains(&format!(
+            "{units} of {units} units came from the journal {}",
+            s(&journal)
+        )),
+        "{line}"
+    );
+    assert!(line.contains("queens verify --journal"), "{line}");
 }

@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use queens::format::{Boards, Checked};
 use queens::journal::{Header, Refusal, Replay};
+
+use crate::common::crc32;
 use queens::shard::{self, Assignment, ShardFile};
 use queens::{BoardWriter, Config, Counter, Engine, Format, Plan, Solutions, known};
 
@@ -249,24 +251,6 @@ proptest! {
         prop_assert_eq!(replay.done, journal.done(journal.records.len()));
         prop_assert!(replay.good_len >= journal.bytes.len());
     }
-}
-
-/// The standard CRC-32 (IEEE 802.3, reflected, as zlib and crc32fast),
-/// to write records the library would not: a count of 100,000 digits, a
-/// unit past the plan.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xedb8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 #[test]

@@ -21,6 +21,18 @@ pub fn mismatch(what: &str) {
     );
 }
 
+/// A total that disagrees after a resume: the journal's records are the
+/// first suspects, so they are named, with how to recount them.
+fn journal_mismatch(what: &str, journal: &str, resumed: usize, units: Option<usize>) {
+    let of = units.map(|u| format!(" of {u}")).unwrap_or_default();
+    eprintln!(
+        "queens: MISMATCH {what}. {resumed}{of} units came from the journal {journal}, which may \
+         hold damaged or forged records: recount them with 'queens verify --journal {journal} \
+         --sample 100%', or count again without it. If they agree, this is a bug in queens or a \
+         hardware fault: please report it."
+    );
+}
+
 /// One count, as `--json` prints it.
 #[derive(Debug, Serialize)]
 pub struct CountRecord {
@@ -194,20 +206,33 @@ fn human_row(out: &mut impl Write, record: &CountRecord) -> io::Result<()> {
 fn report_mismatches(record: &CountRecord) -> u32 {
     let mut found = 0;
     let n = record.n;
-    let mut shout = |what: &str, counted: u128, table: &str, value: u128| {
-        found += 1;
-        mismatch(&format!(
-            "for n = {n}: counted {counted} {what} but OEIS {table} says {value}"
-        ));
-    };
     if record.matches_known == Some(false) {
+        found += 1;
         let known = record.known.unwrap_or_default();
-        shout("solutions", record.solutions, "A000170", known);
+        let what = format!(
+            "for n = {n}: counted {} solutions but OEIS A000170 says {known}",
+            record.solutions
+        );
+        match &record.journal {
+            Some(journal) if record.resumed_units > 0 => {
+                let units = match &record.units {
+                    Some(Units::All(units)) => Some(*units),
+                    Some(Units::Some(units)) => Some(units.len()),
+                    None => None,
+                };
+                journal_mismatch(&what, journal, record.resumed_units, units);
+            }
+            _ => mismatch(&what),
+        }
     }
     if let Some(u) = &record.unique
         && let Some(k) = u.known_unique.filter(|&k| k != u.unique)
     {
-        shout("unique solutions", u.unique, "A002562", k);
+        found += 1;
+        mismatch(&format!(
+            "for n = {n}: counted {} unique solutions but OEIS A002562 says {k}",
+            u.unique
+        ));
     }
     found
 }
