@@ -28,7 +28,8 @@
 # host by a try that finished elsewhere can only be resumed, not clash.
 #
 # The merge always runs, even when a shard failed on every try: it names
-# the missing shards. stdout holds only the merge's lines; the shards' own
+# the missing shards (rsync then also complains that the failed shard's
+# result file is not there to return: expected). stdout holds only the merge's lines; the shards' own
 # lines (and "already holds ... nothing to count" for a shard a host still
 # has) go to stderr. The exit code is the merge's: 0 with the total, 1 if a
 # shard is missing or a file is inconsistent, 3 if the total differs from
@@ -65,4 +66,10 @@ todo | parallel --sshlogin "$HOSTS" --basefile queens --return "$result" --clean
 status=$?
 ((status == 0)) || echo "parallel-ssh: parallel exited $status (see $RESULTS/joblog); merging what came back" >&2
 
-./queens merge n"$N"-*/
+# The result files, not their directories: a shard that failed for good
+# leaves an empty nN-I/ here (--return made it), which merge would refuse
+# instead of naming the shard as missing.
+shopt -s nullglob
+results=(n"$N"-*/shard-*-of-*.json)
+((${#results[@]})) || { echo "parallel-ssh: no shard result came back (see $RESULTS/joblog)" >&2; exit 1; }
+./queens merge "${results[@]}"
