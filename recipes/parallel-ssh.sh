@@ -28,12 +28,12 @@
 # host by a try that finished elsewhere can only be resumed, not clash.
 #
 # The merge always runs, even when a shard failed on every try: it names
-# the missing shards (rsync then also complains that the failed shard's
-# result file is not there to return: expected). stdout holds only the merge's lines; the shards' own
-# lines (and "already holds ... nothing to count" for a shard a host still
-# has) go to stderr. The exit code is the merge's: 0 with the total, 1 if a
-# shard is missing or a file is inconsistent, 3 if the total differs from
-# OEIS.
+# the missing shards (rsync also complains that the failed shard's result
+# is not there to return: expected). A rerun sends only the shards whose
+# result is not back yet. stdout holds only the merge's lines; the shards'
+# own lines go to stderr. The exit code is the merge's: 0 with the total,
+# 1 if a shard is missing or a file is inconsistent, 3 if the total
+# differs from OEIS.
 set -uo pipefail
 
 HOSTS=${HOSTS:?set HOSTS to GNU parallel sshlogins, e.g. 4/user@node1,8/node2}
