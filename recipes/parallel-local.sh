@@ -13,7 +13,7 @@
 # missing shards. stdout holds only the merge's lines; each shard's own
 # lines go to stderr. The exit code is the merge's: 0 with the total, 1 if
 # a shard is missing or a file is inconsistent, 3 if the total differs from
-# OEIS.
+# OEIS (2 if the script cannot start: no GNU parallel, OUT not writable).
 set -uo pipefail
 
 N=${N:-16}                 # board size
