@@ -72,6 +72,7 @@ grep -qx "apply -f $work/manifests/k8s-merge.yaml" "$work/calls" || fail "case 1
 grep -q "sbatch --array=3" "$work/stdout" || fail "case 1: the merge's log was not shown"
 ! grep -q "^applied" "$work/stdout" || fail "case 1: kubectl's own lines on stdout"
 grep -q "failed indexes: 3" "$work/stderr" || fail "case 1: the failed indexes were not named"
+grep -q "to rerun the failed indexes: .* delete job queens-shards" "$work/stderr" || fail "case 1: no hint on rerunning"
 
 echo "== case 2: the shard Job ends Complete"
 printf '%s\n' - "SuccessCriteriaMet Complete" >"$work/queens-shards.states"

@@ -66,9 +66,9 @@ done
 
 kube apply -f "$shards" >&2 || exit 2
 say "waiting for job queens-shards to end (Complete or Failed)"
-state=$(ended queens-shards 0) || exit 2
+shards_state=$(ended queens-shards 0) || exit 2
 failed=$(kube get job queens-shards -o jsonpath='{.status.failedIndexes}') || failed="?"
-say "job queens-shards: $state; failed indexes: ${failed:-none}"
+say "job queens-shards: $shards_state; failed indexes: ${failed:-none}"
 
 # A merge Job left from an earlier run would only show its old answer;
 # foreground: its pod is gone too before the new one is looked for.
@@ -83,4 +83,6 @@ if [[ ! $code =~ ^[0-9]+$ ]]; then
   exit 2
 fi
 say "job queens-merge: $state, exit code $code"
+[[ $shards_state == Complete ]] ||
+  say "to rerun the failed indexes: $KUBECTL delete job queens-shards && bash $0"
 exit "$code"
