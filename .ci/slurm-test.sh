@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# End-to-end check of `queens count --shard env/K` under a real, throwaway SLURM
-# cluster (one node, loopback only): a 4-task job array plus an afterok merge;
-# one task is killed with kill -9 mid-run, so the merge can never run; only that
-# index is resubmitted, it must resume from its journal, and the new merge must
-# print the OEIS total. Run by hand, as root, on Debian (not part of .ci/run):
+# End-to-end check of the SLURM recipe (recipes/slurm-submit.sh with its two
+# sbatch files) under a real, throwaway SLURM cluster (one node, loopback only):
+# a 4-task job array plus an afterany merge; one task is killed with kill -9
+# mid-run, so the merge must still run, fail with exit 1 and name the missing
+# index; only that index is resubmitted (ARRAY=I AFTER=first array), it must
+# resume from its journal, and the new merge must print the OEIS total. Run by
+# hand, as root, on Debian (not part of .ci/run):
 #   sudo QUEENS=target/release/queens .ci/slurm-test.sh [WORKDIR]
 # Env: QUEENS (binary), N (16|17|18, default 18), KILL_INDEX (default 1).
 set -euo pipefail
@@ -130,22 +132,46 @@ PIDS+=($!)
 wait_for 30 "node $NODE idle" bash -c "sinfo -h -N -o %T | grep -x idle >/dev/null"
 log "  munged ${PIDS[0]}, slurmctld ${PIDS[1]}, slurmd ${PIDS[2]}; $(sinfo -h -N -o '%N %T %c CPUs')"
 
-log "step 3: array 0-$((K - 1)) + afterok merge"
-# One array task = one shard. exec, so the PID written is queens' own: the kill
-# below hits the counting process itself. The echo shows the pitfall that
-# --array=I alone sets SLURM_ARRAY_TASK_COUNT=1; queens ignores it (K is explicit).
-cat >"$WORK/shard.sh" <<EOF
+log "step 3: the recipe: slurm-submit.sh, an array 0-$((K - 1)) + an afterany merge"
+# The recipe's own files, run as a user would. QUEENS is a stand-in that
+# writes its PID (it execs, so the kill below hits the counting process
+# itself), counts with the mirror engine (slow enough to be killed mid-run)
+# and --json (to see resumed units), and drops --lock-wait if this binary
+# predates it. The echo shows the pitfall that --array=I alone sets
+# SLURM_ARRAY_TASK_COUNT=1; queens ignores it (K is explicit).
+mkdir -p "$WORK/recipes"
+cp "$REPO"/recipes/slurm-submit.sh "$REPO"/recipes/slurm-*.sbatch "$WORK/recipes/"
+lock_wait=1
+"$QUEENS" count --help | grep -q -- --lock-wait || lock_wait=0
+cat >"$WORK/queens" <<EOF
 #!/bin/bash
-echo "task \$SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT=\$SLURM_ARRAY_TASK_COUNT, pid \$\$" >&2
+[[ \$1 == count ]] || exec "$QUEENS" "\$@"
+args=()
+while ((\$#)); do
+  if [[ \$1 == --lock-wait ]] && ((! $lock_wait)); then shift 2; continue; fi
+  args+=("\$1"); shift
+done
+echo "task \$SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT=\$SLURM_ARRAY_TASK_COUNT, pid \$\$: queens \${args[*]}" >&2
 echo \$\$ >"$OUT/pid-\$SLURM_ARRAY_TASK_ID"
-exec "$QUEENS" count $N --engine mirror --shard env/$K --out-dir "$OUT" -j 1 --json
+exec "$QUEENS" "\${args[@]}" --engine mirror --json
 EOF
-# submit VAR SBATCH-ARGS...: job id into VAR, and onto JOBS (not in a subshell).
-submit() { local -n id=$1; shift; id=$(sbatch --parsable --chdir="$WORK" "$@"); id=${id%%;*}; JOBS+=("$id"); }
-submit ARRAY --array=0-$((K - 1)) --job-name=queens-shard --output="$LOGS/shard-%A_%a.out" "$WORK/shard.sh"
-submit MERGE --dependency=afterok:"$ARRAY" --kill-on-invalid-dep=yes --job-name=queens-merge \
-  --output="$LOGS/merge-%j.out" --wrap="'$QUEENS' merge '$OUT'"
-log "  array job $ARRAY, merge job $MERGE (afterok:$ARRAY)"
+chmod +x "$WORK/queens"
+((lock_wait)) || log "  $QUEENS has no --lock-wait yet: the stand-in drops it"
+# submit VAR LINE-VAR ENV...: runs slurm-submit.sh; the array and merge job ids
+# into VAR and VAR_MERGE (and onto JOBS, not in a subshell).
+submit() {
+  local -n array=$1 merge=${1}_MERGE; shift
+  local line
+  line=$(env "$@" N="$N" K="$K" OUT="$OUT" CPUS=1 CONCURRENT="$K" QUEENS="$WORK/queens" \
+    bash "$WORK/recipes/slurm-submit.sh") || die "slurm-submit.sh failed"
+  log "  slurm-submit.sh: $line"
+  [[ $line =~ ^array\ job\ ([0-9]+)\ .*merge\ job\ ([0-9]+) ]] || die "cannot read job ids in: $line"
+  array=${BASH_REMATCH[1]} merge=${BASH_REMATCH[2]}
+  JOBS+=("$array" "$merge")
+}
+ARRAY='' ARRAY_MERGE='' RETRY='' RETRY_MERGE='' # set by submit
+submit ARRAY
+show "$ARRAY_MERGE"
 squeue -o '%.10i %.14j %.9T %.22r' | sed 's/^/    /'
 
 log "step 4: kill -9 task $KILL_INDEX once its journal holds >= $MIN_UNITS units"
@@ -158,6 +184,7 @@ wait_for 300 "task $KILL_INDEX to journal $MIN_UNITS units" journaled
 [[ ! -e ${JOURNAL%.journal}.json ]] || die "task $KILL_INDEX already finished: pick a larger N"
 PID=$(<"$OUT/pid-$KILL_INDEX")
 # Guard against PID reuse: it must be queens, inside this very array task.
+# shellcheck disable=SC2015 # die unless both hold
 [[ $(cat "/proc/$PID/comm") == queens ]] &&
   tr '\0' '\n' <"/proc/$PID/environ" | grep -x "SLURM_ARRAY_JOB_ID=$ARRAY" >/dev/null ||
   die "pid $PID is not task ${ARRAY}_$KILL_INDEX's queens"
@@ -166,43 +193,39 @@ log "  killed pid $PID (task ${ARRAY}_$KILL_INDEX) with $(units_in "$JOURNAL") u
 failed() { [[ $(field "${ARRAY}_$KILL_INDEX" JobState) == FAILED ]]; }
 wait_for 60 "task $KILL_INDEX to be FAILED" failed
 show "${ARRAY}_$KILL_INDEX"
-show "$MERGE"
-# afterok on a whole array is judged when its last task ends; then the merge
-# is cancelled (--kill-on-invalid-dep) or pending on DependencyNeverSatisfied.
-merge_dead() { [[ $(field "$MERGE" JobState) == CANCELLED || $(field "$MERGE" Reason) == DependencyNeverSatisfied ]]; }
-wait_for 900 "merge $MERGE to give up" merge_dead
-show "$MERGE"
-[[ $(field "$MERGE" JobState) == CANCELLED ]] || scancel "$MERGE"
-# What a user would run now: merge names the missing shard and the sbatch to rerun it.
-log "  queens merge $OUT (by hand; it must fail and name index $KILL_INDEX):"
-if "$QUEENS" merge "$OUT" >"$LOGS/merge-by-hand.out" 2>&1; then die "merge passed with a shard missing"; fi
-sed 's/^/    /' "$LOGS/merge-by-hand.out"
-grep -E -- "--array=$KILL_INDEX\b" "$LOGS/merge-by-hand.out" >/dev/null || die "merge did not name index $KILL_INDEX"
+# afterany: the merge runs once every task has ended, the failed one
+# included, and must fail (exit 1) naming the missing index.
+merge_ended() { [[ $(field "$1" JobState) =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT)$ ]]; }
+wait_for 900 "merge $ARRAY_MERGE to run and end" merge_ended "$ARRAY_MERGE"
+show "$ARRAY_MERGE"
+MERGE_LOG=$WORK/recipes/queens-merge-$ARRAY_MERGE.log
+log "  its log, $MERGE_LOG:"
+sed 's/^/    /' "$MERGE_LOG"
+[[ $(field "$ARRAY_MERGE" JobState) == FAILED && $(field "$ARRAY_MERGE" ExitCode) == 1:0 ]] ||
+  die "merge $ARRAY_MERGE did not fail with the merge's exit code 1"
+grep -E -- "--array=$KILL_INDEX\b" "$MERGE_LOG" >/dev/null || die "the merge did not name index $KILL_INDEX"
 
-log "step 5: resubmit only index $KILL_INDEX, and a new merge"
-submit RETRY --array="$KILL_INDEX" --job-name=queens-shard --output="$LOGS/shard-%A_%a.out" "$WORK/shard.sh"
-# afterany on the first array: its other tasks may still be running; the merge
-# itself proves they all succeeded (it fails on any missing or bad shard).
-submit MERGE2 --dependency=afterany:"$ARRAY",afterok:"$RETRY" --kill-on-invalid-dep=yes \
-  --job-name=queens-merge --output="$LOGS/merge-%j.out" --wrap="'$QUEENS' merge '$OUT'"
-log "  retry job $RETRY (--array=$KILL_INDEX), merge job $MERGE2 (afterany:$ARRAY,afterok:$RETRY)"
+log "step 5: ARRAY=$KILL_INDEX AFTER=$ARRAY slurm-submit.sh: only index $KILL_INDEX, and a new merge"
+submit RETRY ARRAY="$KILL_INDEX" AFTER="$ARRAY"
+show "$RETRY_MERGE"
 squeue -o '%.10i %.14j %.9T %.22r' | sed 's/^/    /'
-merge2_done() { [[ $(field "$MERGE2" JobState) =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT)$ ]]; }
-wait_for 900 "merge $MERGE2 to finish" merge2_done
+wait_for 900 "merge $RETRY_MERGE to end" merge_ended "$RETRY_MERGE"
 
 log "step 6: results"
 for t in $(seq 0 $((K - 1))) "retry"; do
-  if [[ $t == retry ]]; then job=${RETRY}_$KILL_INDEX; f=$LOGS/shard-${RETRY}_$KILL_INDEX.out
-  else job=${ARRAY}_$t; f=$LOGS/shard-${ARRAY}_$t.out; fi
+  if [[ $t == retry ]]; then job=${RETRY}_$KILL_INDEX; else job=${ARRAY}_$t; fi
+  f=$WORK/recipes/queens-shard-$job.log
   log "  $job: $(field "$job" JobState) $(field "$job" ExitCode) run $(field "$job" RunTime);" \
     "$(head -1 "$f"); $(grep -o '"elapsed_secs":[0-9.]*\|"resumed_units":[0-9]*' "$f" | tr '\n' ' ')"
 done
-RESUMED=$(grep -o '"resumed_units":[0-9]*' "$LOGS/shard-${RETRY}_$KILL_INDEX.out" | cut -d: -f2) || true
-show "$MERGE2"
+RESUMED=$(grep -o '"resumed_units":[0-9]*' "$WORK/recipes/queens-shard-${RETRY}_$KILL_INDEX.log" | cut -d: -f2) || true
+show "$RETRY_MERGE"
+MERGE_LOG=$WORK/recipes/queens-merge-$RETRY_MERGE.log
 log "  merge output:"
-sed 's/^/    /' "$LOGS/merge-$MERGE2.out"
-TOTAL=$(awk '$1 == "total" {print $2}' "$LOGS/merge-$MERGE2.out") || true
-[[ $(field "$MERGE2" JobState) == COMPLETED ]] || die "merge job $MERGE2 did not complete"
+sed 's/^/    /' "$MERGE_LOG"
+TOTAL=$(awk '$1 == "total" {print $2}' "$MERGE_LOG") || true
+[[ $(field "$RETRY_MERGE" JobState) == COMPLETED ]] || die "merge job $RETRY_MERGE did not complete"
 ((${RESUMED:-0} > 0)) || die "the resubmitted task did not resume from its journal"
 [[ $TOTAL == "${KNOWN[$N]}" ]] || die "total '$TOTAL' != OEIS ${KNOWN[$N]} for n=$N"
+[[ -s $OUT/units.csv ]] || die "the merge wrote no units.csv"
 log "  total $TOTAL == OEIS A000170($N); resumed $RESUMED units; wall ${SECONDS}s"

@@ -26,7 +26,15 @@
 # already there and is not this shard's result"), hence the file is
 # returned, and the directory is named by N so that a journal left on a
 # host by a try that finished elsewhere can only be resumed, not clash.
-set -euo pipefail
+#
+# The merge always runs, even when a shard failed on every try: it names
+# the missing shards (rsync also complains that the failed shard's result
+# is not there to return: expected). A rerun sends only the shards whose
+# result is not back yet. stdout holds only the merge's lines; the shards'
+# own lines go to stderr. The exit code is the merge's: 0 with the total,
+# 1 if a shard is missing or a file is inconsistent, 3 if the total
+# differs from OEIS.
+set -uo pipefail
 
 HOSTS=${HOSTS:?set HOSTS to GNU parallel sshlogins, e.g. 4/user@node1,8/node2}
 N=${N:-18}
@@ -35,16 +43,33 @@ THREADS=${THREADS:-1}      # threads per shard
 RETRIES=${RETRIES:-3}
 RESULTS=${RESULTS:-queens-$N-of-$K}
 
-[ -x ./queens ] || { echo "put the queens binary in this directory first" >&2; exit 1; }
-mkdir -p "$RESULTS"
-cd "$RESULTS"
-cp ../queens .
+[ -x ./queens ] || { echo "put the queens binary in this directory first" >&2; exit 2; }
+mkdir -p "$RESULTS" && cd "$RESULTS" && cp ../queens . || exit 2
 
 # The result's name as queens writes it: shard-IIII-of-KKKK.json, zero-padded
 # to 4 digits; {=...=} pads the shard number I.
 result="n$N-{}/shard-{=\$_=sprintf('%04d',\$_)=}-of-$(printf %04d "$K").json"
-seq 0 $((K - 1)) | parallel --sshlogin "$HOSTS" --basefile queens --return "$result" --cleanup \
+# A rerun sends only the shards whose result is not back here yet (--cleanup
+# removed the others from the hosts, which would count them again); the
+# merge checks the results already here like the rest.
+todo() {
+  local i file
+  for ((i = 0; i < K; i++)); do
+    file=$(printf 'n%s-%d/shard-%04d-of-%04d.json' "$N" "$i" "$i" "$K")
+    if [ -e "$file" ]; then echo "parallel-ssh: $file is already here, shard $i not sent" >&2
+    else echo "$i"; fi
+  done
+}
+todo | parallel --sshlogin "$HOSTS" --basefile queens --return "$result" --cleanup \
   --retries "$RETRIES" --joblog joblog \
-  ./queens count "$N" --shard {}/"$K" --out-dir n"$N"-{} --threads "$THREADS" --quiet
+  ./queens count "$N" --shard {}/"$K" --out-dir n"$N"-{} --threads "$THREADS" >&2
+status=$?
+((status == 0)) || echo "parallel-ssh: parallel exited $status (see $RESULTS/joblog); merging what came back" >&2
 
-./queens merge n"$N"-*/
+# The result files, not their directories: a shard that failed for good
+# leaves an empty nN-I/ here (--return made it), which merge would refuse
+# instead of naming the shard as missing.
+shopt -s nullglob
+results=(n"$N"-*/shard-*-of-*.json)
+((${#results[@]})) || { echo "parallel-ssh: no shard result came back (see $RESULTS/joblog)" >&2; exit 1; }
+./queens merge "${results[@]}"
