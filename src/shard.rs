@@ -152,6 +152,13 @@ pub struct ShardFile {
     /// The sum of the counts, in decimal: a string, since JSON readers
     /// that hold numbers as doubles lose digits past 2^53.
     pub total: String,
+    /// The ids of the units taken from a journal rather than counted by
+    /// the run that wrote the file (a retried task's predecessor counted
+    /// them), in id order: `queens verify` recounts these first, since a
+    /// journal's checksums stop damage, not a forger. Absent in files
+    /// written before it was added: none.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub journal_units: Vec<u32>,
 }
 
 impl ShardFile {
@@ -188,7 +195,16 @@ impl ShardFile {
             assignment_version: assignment.version(),
             units,
             total: total.to_string(),
+            journal_units: Vec::new(),
         }
+    }
+
+    /// The file, saying that the units `ids` came from a journal.
+    #[must_use]
+    pub fn with_journal_units(mut self, mut ids: Vec<u32>) -> Self {
+        ids.sort_unstable();
+        self.journal_units = ids;
+        self
     }
 
     /// The first header field in which `self` and `other` differ (every

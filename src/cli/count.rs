@@ -153,6 +153,8 @@ struct Counted {
     plan: Option<String>,
     /// Units taken from the journal rather than counted.
     resumed_units: usize,
+    /// Their ids.
+    resumed_ids: Vec<u32>,
     /// The journal's path, with `--checkpoint`.
     journal: Option<String>,
 }
@@ -347,7 +349,8 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
                 let counted = count_plan(&plan, &run, &progress, opened.take())?;
                 if let (Some(prepared), Some(Units::Some(unit_counts))) = (&sharded, &counted.units)
                 {
-                    let file = shard::finish(&plan, prepared, unit_counts)?;
+                    let file =
+                        shard::finish(&plan, prepared, unit_counts, counted.resumed_ids.clone())?;
                     if !args.quiet {
                         eprintln!(
                             "queens: shard {} of n = {n}: {} units, subtotal {}, written to {}",
@@ -609,6 +612,7 @@ fn count_plan(
         engine: plan.engine().name(),
         plan: Some(plan.hash().to_string()),
         resumed_units: resumed.len(),
+        resumed_ids: resumed.iter().map(|&(id, _)| id).collect(),
         journal: journal.map(|j| j.path().display().to_string()),
     })
 }
@@ -710,6 +714,7 @@ fn count_ladder(
                 engine: slow.name(),
                 plan: None,
                 resumed_units: 0,
+                resumed_ids: Vec::new(),
                 journal: None,
             });
         }
@@ -728,6 +733,7 @@ fn count_ladder(
             engine: name,
             plan: Some(plan.hash().to_string()),
             resumed_units: 0,
+            resumed_ids: Vec::new(),
             journal: None,
         }
     } else {

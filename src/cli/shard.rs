@@ -93,8 +93,10 @@ pub fn finish(
     plan: &Plan,
     prepared: &Prepared,
     unit_counts: &[(u32, u128)],
+    from_journal: Vec<u32>,
 ) -> anyhow::Result<ShardFile> {
-    let file = ShardFile::new(plan, prepared.shard.index, prepared.shard.of, unit_counts);
+    let file = ShardFile::new(plan, prepared.shard.index, prepared.shard.of, unit_counts)
+        .with_journal_units(from_journal);
     let mut bytes = serde_json::to_vec(&file)?;
     bytes.push(b'\n');
     Output::new(&prepared.result, "the shard result", &[])?.write(&bytes)?;
@@ -195,6 +197,13 @@ fn check_fields(file: &ShardFile) -> Result<(), String> {
                 value.len()
             ));
         }
+    }
+    if file.journal_units.len() > file.units.len() {
+        return Err(format!(
+            "it is not a queens shard result (it lists {} units from a journal, but holds {})",
+            file.journal_units.len(),
+            file.units.len()
+        ));
     }
     if file.total.parse::<u128>().is_err() || !file.total.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
