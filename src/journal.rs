@@ -99,7 +99,57 @@ pub enum Refusal {
     },
 }
 
+/// The `key=value` words of a header line, after its format word.
+fn fields(line: &str) -> Result<Vec<(&str, &str)>, Refusal> {
+    let mut words = line.split(' ');
+    match words.next() {
+        Some(MAGIC) => Ok(words.filter_map(|w| w.split_once('=')).collect()),
+        Some(old) if OLD_MAGICS.contains(&old) => Err(Refusal::OldFormat {
+            found: old.to_owned(),
+        }),
+        _ => Err(Refusal::NotAJournal),
+    }
+}
+
+/// What a journal's header says of its plan: enough to build the plan
+/// again, which [`Header::check`] then compares whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Described {
+    /// Board size.
+    pub n: u32,
+    /// The engine's name.
+    pub engine: String,
+    /// The mirror engine's split depth; `None` for the join.
+    pub split: Option<u32>,
+}
+
 impl Header {
+    /// Reads what the header `line` (without its newline) says of its
+    /// plan.
+    ///
+    /// # Errors
+    /// [`Refusal::NotAJournal`] or [`Refusal::OldFormat`].
+    pub fn describe(line: &str) -> Result<Described, Refusal> {
+        let fields = fields(line)?;
+        let field = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        let n = field("n").and_then(|n| n.parse().ok());
+        let engine = field("engine");
+        let split = match field("split") {
+            Some("-") => Some(None),
+            Some(depth) => depth.parse().ok().map(Some),
+            None => None,
+        };
+        match (n, engine, split) {
+            (Some(n), Some(engine), Some(split)) if engine.len() <= 16 => Ok(Described {
+                n,
+                engine: engine.to_owned(),
+                split,
+            }),
+            _ => Err(Refusal::NotAJournal),
+        }
+    }
+
     /// The header of `plan`'s journal.
     #[must_use]
     pub fn of(plan: &Plan) -> Self {
@@ -134,17 +184,7 @@ impl Header {
     /// # Errors
     /// [`Refusal::NotAJournal`] or [`Refusal::OtherPlan`].
     pub fn check(&self, line: &str) -> Result<(), Refusal> {
-        let mut words = line.split(' ');
-        match words.next() {
-            Some(MAGIC) => {}
-            Some(old) if OLD_MAGICS.contains(&old) => {
-                return Err(Refusal::OldFormat {
-                    found: old.to_owned(),
-                });
-            }
-            _ => return Err(Refusal::NotAJournal),
-        }
-        let theirs: Vec<(&str, &str)> = words.filter_map(|w| w.split_once('=')).collect();
+        let theirs = fields(line)?;
         for (key, ours) in &self.fields {
             let found = theirs.iter().find(|(k, _)| k == key).map(|(_, v)| *v);
             if found != Some(ours.as_str()) {

@@ -289,3 +289,98 @@ fn a_forged_record_that_fools_the_checksum_is_blamed_on_the_journal() {
     );
     assert!(line.contains("queens verify --journal"), "{line}");
 }
+
+#[test]
+fn verify_journal_recounts_its_records_and_catches_a_forged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    assert!(
+        run(&["count", "13", "--checkpoint", s(&journal), "-q"])
+            .status
+            .success()
+    );
+    let out = run(&["verify", "--journal", s(&journal), "--sample", "100%"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: "));
+
+    // A record whose count and checksum a forger changed together.
+    let text = fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let plan = lines[0].rsplit_once("plan=").unwrap().1.to_owned();
+    let fields: Vec<String> = lines[5].split(' ').map(str::to_owned).collect();
+    let body = format!("{} {}", fields[0], fields[1].parse::<u64>().unwrap() + 2);
+    lines[5] = format!("{body} {:08x}", crc32(format!("{plan} {body}").as_bytes()));
+    let forged = lines.join("\n") + "\n";
+    fs::write(&journal, &forged).unwrap();
+    let out = run(&[
+        "verify",
+        "--journal",
+        s(&journal),
+        "--sample",
+        "100%",
+        "--json",
+    ]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(err.contains("differ from the journal"), "{err}");
+    let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id: u64 = fields[0].parse().unwrap();
+    assert_eq!(record["disagreements"][0][0], id);
+    assert_eq!(fs::read_to_string(&journal).unwrap(), forged, "only read");
+
+    for (bad, why) in [
+        ("QJ9 n=13\n", "not a queens journal"),
+        ("", "not a queens journal"),
+    ] {
+        fs::write(&journal, bad).unwrap();
+        let out = run(&["verify", "--journal", s(&journal), "--sample", "1%"]);
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(why), "{}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_resumed_shard_lists_its_journal_units_and_verify_samples_them_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("P");
+    let args = [
+        "count",
+        "13",
+        "--shard",
+        "0/2",
+        "--out-dir",
+        s(&out_dir),
+        "-q",
+    ];
+    let killed = queens(&args)
+        .env("QUEENS_TEST_KILL_AFTER", "12")
+        .output()
+        .unwrap();
+    assert!(!killed.status.success());
+    assert!(run(&args).status.success());
+    assert!(
+        run(&[
+            "count",
+            "13",
+            "--shard",
+            "1/2",
+            "--out-dir",
+            s(&out_dir),
+            "-q"
+        ])
+        .status
+        .success()
+    );
+    let file: Value =
+        serde_json::from_str(&fs::read_to_string(out_dir.join("shard-0000-of-0002.json")).unwrap())
+            .unwrap();
+    let from_journal = file["journal_units"].as_array().unwrap();
+    assert_eq!(from_journal.len(), 12);
+
+    // 12 units is under 1% of n = 13's 3,024: all of them are the journal's.
+    let out = run(&["verify", s(&out_dir), "--sample", "0.4%", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["sampled"], 13);
+    assert_eq!(record["from_journal"], 12);
+}

@@ -2,25 +2,30 @@
 //! in a set of shard results and compares. Merge proves the files are
 //! complete and consistent with each other; only recounting catches a
 //! node that counted wrong or a file forged together with its total.
+//! The units a shard took from a journal are sampled first.
+//! `queens verify --journal FILE --sample P%` does the same for the
+//! records of a journal, whose checksums stop damage but not a forger.
 //!
 //! The sample is the units whose SHA-256 of `seed:id` is smallest: the
 //! same on every machine for the same seed, and unpredictable without it.
 //! With no `--seed` a fresh one is drawn and printed, so that the check can
 //! be repeated.
 
+use std::io::{Read, Seek};
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Instant, SystemTime};
 
 use anyhow::Context;
+use queens::journal::{self, Replay};
 use queens::shard::{self, ShardFile};
-use queens::{Config, Counter, DEFAULT_SPLIT_DEPTH};
+use queens::{Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, Plan};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::args::parse_threads;
-use super::report::mismatch;
+use super::files;
 use super::shard::{gather, plan_of, read};
 
 /// A disagreement between a file and the recount.
@@ -29,8 +34,13 @@ const EXIT_DISAGREES: u8 = 3;
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
     /// Shard results (shard-IIII-of-KKKK.json), or directories holding them.
-    #[arg(value_name = "DIR|FILES", required = true)]
+    #[arg(value_name = "DIR|FILES", required_unless_present = "journal")]
     paths: Vec<PathBuf>,
+
+    /// Recount a sample of a journal's records instead (`count
+    /// --checkpoint FILE`, or a shard's `.journal`): it is only read.
+    #[arg(long, value_name = "FILE", conflicts_with = "paths")]
+    journal: Option<PathBuf>,
 
     /// How much to recount: a percentage of the units present (e.g. 1%,
     /// 0.5%, 100%); at least one unit.
@@ -66,8 +76,10 @@ struct VerifyRecord {
     units_present: usize,
     /// Units recounted.
     sampled: usize,
+    /// How many of them came from a journal.
+    from_journal: usize,
     /// Sampled units whose recount differs from the file: `[id, file, recount]`.
-    disagreements: Vec<(u32, u64, u128)>,
+    disagreements: Vec<(u32, u128, u128)>,
     /// Wall time of the recount, in seconds.
     elapsed_secs: f64,
 }
@@ -93,37 +105,48 @@ fn parse_percent(text: &str) -> Result<f64, String> {
         })
 }
 
+/// What a verification recounts from: the plan, what the files or the
+/// journal say of each unit, and the units to recount first.
+struct Claims {
+    plan: Plan,
+    /// Each unit's count as claimed, `None` where none is.
+    counts: Vec<Option<u128>>,
+    /// Units taken from a journal (by a shard task, or all of a journal's):
+    /// a checksum does not stop a forger, so these are sampled first.
+    first: Vec<u32>,
+    /// "the files" or "the journal", for messages.
+    source: &'static str,
+}
+
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let threads = super::args::threads(args.threads)?;
-    let mut files: Vec<(String, ShardFile)> = Vec::new();
-    for path in gather(&args.paths)? {
-        let file = read(&path).map_err(|e| super::UsageError(e.to_string()))?;
-        files.push((path.display().to_string(), file));
-    }
-    let reference = shard::reference(&files).context("no shard results given")?;
-    let plan = plan_of(&files[reference].1).map_err(anyhow::Error::msg)?;
+    let claims = match &args.journal {
+        Some(path) => from_journal(path, args.json)?,
+        None => from_shards(&args.paths)?,
+    };
+    let Claims {
+        plan,
+        counts,
+        first,
+        source,
+    } = claims;
     let engine = plan.engine();
     let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
         .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH));
-    let merge = shard::merge(&plan, &files);
-    if !merge.is_consistent() {
-        for problem in &merge.problems {
-            eprintln!("queens: {problem}");
-        }
-        anyhow::bail!(
-            "the files are not consistent: run 'queens merge' and fix what it says before \
-             verifying"
-        );
-    }
 
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let present: Vec<u32> = (0..plan.len() as u32)
-        .filter(|&id| merge.counts[id as usize].is_some())
+        .filter(|&id| counts[id as usize].is_some())
         .collect();
-    let sample = pick(&present, args.sample, seed);
+    let sample = pick(&present, args.sample, seed, &first);
     if !args.json {
+        let journal = if first.is_empty() || source == "the journal" {
+            String::new()
+        } else {
+            format!(", the {} taken from journals first", first.len())
+        };
         eprintln!(
-            "queens: recounting {} of {} units (seed {seed}) with the {engine} engine",
+            "queens: recounting {} of {} units (seed {seed}{journal}) with the {engine} engine",
             sample.len(),
             present.len()
         );
@@ -133,12 +156,12 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         .config(&config)
         .units(&sample)
         .run_plan(&plan)?;
-    let disagreements: Vec<(u32, u64, u128)> = recount
+    let disagreements: Vec<(u32, u128, u128)> = recount
         .unit_counts
         .iter()
         .filter_map(|&(id, count)| {
-            let said = merge.counts[id as usize].expect("sampled units are present");
-            (u128::from(said) != count).then_some((id, said, count))
+            let said = counts[id as usize].expect("sampled units are present");
+            (said != count).then_some((id, said, count))
         })
         .collect();
     let record = VerifyRecord {
@@ -148,6 +171,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         seed,
         units_present: present.len(),
         sampled: sample.len(),
+        from_journal: sample
+            .iter()
+            .filter(|id| first.binary_search(id).is_ok())
+            .count(),
         disagreements,
         elapsed_secs: started.elapsed().as_secs_f64(),
     };
@@ -166,29 +193,129 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     std::io::Write::flush(&mut out)?;
     if let Some(&(id, said, count)) = record.disagreements.first() {
-        mismatch(&format!(
-            "for n = {}: {} of {} recounted units differ from the files; unit {id} says {said}, \
-             the recount gives {count}",
+        // Not "a bug in queens": a file's or a journal's claim is what is
+        // in doubt, whether damaged, forged or counted on a faulty machine.
+        eprintln!(
+            "queens: MISMATCH for n = {}: {} of {} recounted units differ from {source}; unit \
+             {id} says {said}, the recount gives {count}. So {source} cannot be trusted: recount \
+             them without it (e.g. 'queens count {} --units {id}'), on another machine if this \
+             one may be faulty.",
             plan.n(),
             record.disagreements.len(),
-            record.sampled
-        ));
+            record.sampled,
+            plan.n(),
+        );
         return Ok(ExitCode::from(EXIT_DISAGREES));
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `percent`% of `ids` (at least one, if any) whose SHA-256 of
-/// `seed:id` is smallest, in id order.
-fn pick(ids: &[u32], percent: f64, seed: u64) -> Vec<u32> {
+/// The claims of a set of shard results, once merge's checks pass.
+fn from_shards(paths: &[PathBuf]) -> anyhow::Result<Claims> {
+    let mut files: Vec<(String, ShardFile)> = Vec::new();
+    for path in gather(paths)? {
+        let file = read(&path).map_err(|e| super::UsageError(e.to_string()))?;
+        files.push((path.display().to_string(), file));
+    }
+    let reference = shard::reference(&files).context("no shard results given")?;
+    let plan = plan_of(&files[reference].1).map_err(anyhow::Error::msg)?;
+    let merge = shard::merge(&plan, &files);
+    if !merge.is_consistent() {
+        for problem in &merge.problems {
+            eprintln!("queens: {problem}");
+        }
+        anyhow::bail!(
+            "the files are not consistent: run 'queens merge' and fix what it says before \
+             verifying"
+        );
+    }
+    let mut first: Vec<u32> = files
+        .iter()
+        .flat_map(|(_, file)| file.journal_units.iter().copied())
+        .filter(|&id| merge.counts.get(id as usize).is_some_and(Option::is_some))
+        .collect();
+    first.sort_unstable();
+    first.dedup();
+    Ok(Claims {
+        counts: merge.counts.iter().map(|c| c.map(u128::from)).collect(),
+        plan,
+        first,
+        source: "the files",
+    })
+}
+
+/// The claims of a journal: its plan, rebuilt from its header, and every
+/// record that checks out. The journal is only read, never locked, cut or
+/// written.
+fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
+    let shown = path.display();
+    let usage = |why: String| super::UsageError(format!("cannot verify {shown}: {why}"));
+    let file = files::open_input(path, "a journal", false, false).map_err(usage)?;
+    let mut head = Vec::new();
+    (&file)
+        .take(1 << 10)
+        .read_to_end(&mut head)
+        .map_err(|e| usage(e.to_string()))?;
+    let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    let described = std::str::from_utf8(line)
+        .map_err(|_| journal::Refusal::NotAJournal)
+        .and_then(journal::Header::describe)
+        .map_err(|refusal| usage(refusal.to_string()))?;
+    let engine: Engine = described.engine.parse().map_err(|_| {
+        usage(format!(
+            "engine '{}' is not one this build has",
+            described.engine
+        ))
+    })?;
+    let config = Config::default().with_split_depth(described.split.unwrap_or(DEFAULT_SPLIT_DEPTH));
+    let plan = Plan::new(described.n, engine, &config)
+        .with_context(|| format!("rebuilding the plan of {shown}"))?;
+    let header = journal::Header::of(&plan);
+    (&file)
+        .seek(std::io::SeekFrom::Start(0))
+        .map_err(|e| usage(e.to_string()))?;
+    let bytes = files::read_capped(
+        &file,
+        "a journal of this plan",
+        journal::max_len(plan.len()),
+    )
+    .map_err(usage)?;
+    let replay = Replay::read(&bytes, &header, plan.len()).map_err(|r| usage(r.to_string()))?;
+    if let Some(line) = replay.bad_line
+        && !quiet
+    {
+        eprintln!(
+            "queens: warning: {shown} is damaged from line {line} on: the records from there \
+             are not verified (a count resumed from it would recount them)"
+        );
+    }
+    let mut counts = vec![None; plan.len()];
+    for &(id, count) in &replay.done {
+        counts[id as usize] = Some(count);
+    }
+    Ok(Claims {
+        first: replay.done.iter().map(|&(id, _)| id).collect(),
+        counts,
+        plan,
+        source: "the journal",
+    })
+}
+
+/// The `percent`% of `ids` (at least one, if any): those in `first` (in
+/// id order) before the rest, and within each, those whose SHA-256 of
+/// `seed:id` is smallest; in id order.
+fn pick(ids: &[u32], percent: f64, seed: u64, first: &[u32]) -> Vec<u32> {
     let want =
         ((ids.len() as f64 * percent / 100.0).ceil() as usize).clamp(ids.len().min(1), ids.len());
-    let mut keyed: Vec<([u8; 32], u32)> = ids
+    let mut keyed: Vec<(bool, [u8; 32], u32)> = ids
         .iter()
-        .map(|&id| (Sha256::digest(format!("{seed}:{id}")).into(), id))
+        .map(|&id| {
+            let later = first.binary_search(&id).is_err();
+            (later, Sha256::digest(format!("{seed}:{id}")).into(), id)
+        })
         .collect();
     keyed.sort_unstable();
-    let mut sample: Vec<u32> = keyed.into_iter().take(want).map(|(_, id)| id).collect();
+    let mut sample: Vec<u32> = keyed.into_iter().take(want).map(|(_, _, id)| id).collect();
     sample.sort_unstable();
     sample
 }
@@ -208,14 +335,28 @@ mod tests {
     #[test]
     fn samples_are_reproducible_sized_and_seed_dependent() {
         let ids: Vec<u32> = (0..1000).collect();
-        let a = pick(&ids, 1.0, 7);
+        let a = pick(&ids, 1.0, 7, &[]);
         assert_eq!(a.len(), 10);
-        assert_eq!(a, pick(&ids, 1.0, 7));
-        assert_ne!(a, pick(&ids, 1.0, 8));
+        assert_eq!(a, pick(&ids, 1.0, 7, &[]));
+        assert_ne!(a, pick(&ids, 1.0, 8, &[]));
         assert!(a.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(pick(&ids, 0.01, 1).len(), 1);
-        assert_eq!(pick(&ids, 100.0, 1), ids);
-        assert!(pick(&[], 50.0, 1).is_empty());
+        assert_eq!(pick(&ids, 0.01, 1, &[]).len(), 1);
+        assert_eq!(pick(&ids, 100.0, 1, &[]), ids);
+        assert!(pick(&[], 50.0, 1, &[]).is_empty());
+    }
+
+    #[test]
+    fn units_from_journals_are_sampled_first() {
+        // Issue 21: a shard's journal units are the ones a forger could
+        // have written, so a small sample takes them before the rest.
+        let ids: Vec<u32> = (0..1000).collect();
+        let first: Vec<u32> = (0..1000).step_by(100).collect();
+        assert_eq!(pick(&ids, 1.0, 7, &first), first);
+        let some = pick(&ids, 0.5, 7, &first);
+        assert_eq!(some.len(), 5);
+        assert!(some.iter().all(|id| first.contains(id)));
+        let more = pick(&ids, 2.0, 7, &first);
+        assert!(first.iter().all(|id| more.contains(id)) && more.len() == 20);
     }
 
     #[test]
