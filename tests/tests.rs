@@ -12,6 +12,7 @@ mod cli_check;
 mod cli_journal;
 mod cli_ladder;
 mod cli_list;
+mod cli_memory;
 mod cli_one;
 mod cli_plan;
 mod cli_shards;

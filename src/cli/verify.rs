@@ -89,10 +89,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         files.push((path.display().to_string(), file));
     }
     let reference = shard::reference(&files).context("no shard results given")?;
-    let plan = plan_of(&files[reference].1).map_err(anyhow::Error::msg)?;
+    let plan = plan_of(&files[reference].1)?;
     let engine = plan.engine();
     let config = Config::with_threads(args.threads.map_or(0, NonZeroUsize::get))
-        .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH));
+        .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH))
+        .with_memory_limit(super::memory::available()?);
     let merge = shard::merge(&plan, &files);
     if !merge.is_consistent() {
         for problem in &merge.problems {
