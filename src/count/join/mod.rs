@@ -196,6 +196,11 @@ impl JoinPlan {
         SCRATCH_FLOOR + self.largest * SCRATCH_PER_CANDIDATE
     }
 
+    /// Builds the tables now rather than in the first job.
+    pub fn prepare(&self) {
+        self.tables();
+    }
+
     /// The tables, built on first use.
     fn tables(&self) -> &Tables {
         self.tables.get_or_init(|| {
