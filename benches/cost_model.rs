@@ -41,6 +41,7 @@ fn main() {
         for engine in [Engine::Mirror, Engine::Join] {
             let config = Config::default().with_split_depth(split);
             let plan = Plan::new(n, engine, &config).expect("a plan");
+            plan.prepare();
             let mut scratch = Scratch::default();
             let (mut costs, mut times) = (Vec::new(), Vec::new());
             for unit in plan.units() {

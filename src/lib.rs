@@ -78,7 +78,7 @@ pub use count::{
     Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan, PlanHash,
     UnitDone, count, count_parallel, count_serial, thread_pool,
 };
-pub use error::{Error, MAX_THREADS};
+pub use error::{Bytes, Error, MAX_THREADS};
 pub use format::{BoardWriter, Format};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};

@@ -13,6 +13,7 @@ mod cli_files;
 mod cli_journal;
 mod cli_ladder;
 mod cli_list;
+mod cli_memory;
 mod cli_one;
 mod cli_plan;
 mod cli_scale;

@@ -249,13 +249,13 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             unique: args.unique,
         }
     };
-    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get)).with_split_depth(
-        args.split_depth.unwrap_or(if args.shard.is_some() {
+    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
+        .with_split_depth(args.split_depth.unwrap_or(if args.shard.is_some() {
             SHARD_SPLIT_DEPTH
         } else {
             DEFAULT_SPLIT_DEPTH
-        }),
-    );
+        }))
+        .with_memory_limit(super::memory::available()?);
     let mut planned = None;
     let sharded = match shard {
         Some(shard) => {
@@ -301,18 +301,20 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     let mut records = Vec::new();
     let show_progress = matches!(style, Style::Human { .. }) && io::stderr().is_terminal();
     let mut out = super::stdout();
-    // With --units or --checkpoint, the plan is built, the ids checked and
-    // the journal opened before anything is printed, so that a refusal is
-    // one line and nothing else.
+    // The first plan is built, its memory checked, and with --units or
+    // --checkpoint the ids checked and the journal opened, before anything
+    // is printed, so that a refusal is one line and nothing else.
     let mut opened = None;
-    if let Method::Engine(engine) = args.method(first)
-        && (run.units.is_some() || run.checkpoint.is_some())
-    {
+    if let Method::Engine(engine) = args.method(first) {
         let plan = match planned.take() {
             Some(plan) => plan,
             None => Plan::new(first, engine, &config)
                 .with_context(|| format!("counting n = {first} with the {engine} engine"))?,
         };
+        Counter::new(first)
+            .config(&config)
+            .pool(&pool)
+            .fits(&plan)?;
         if let Some(UnitList(ids)) = &args.units
             && let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len())
         {
@@ -702,7 +704,9 @@ fn count_ladder(
     let (engine_config, name) = match algorithm {
         Algorithm::Parallel => (*config, "mirror"),
         Algorithm::Bitmask => (
-            Config::with_threads(1).with_split_depth(config.split_depth),
+            Config::with_threads(1)
+                .with_split_depth(config.split_depth)
+                .with_memory_limit(config.memory_limit),
             "bitmask",
         ),
         slow => {

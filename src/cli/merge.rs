@@ -107,6 +107,13 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     };
     let plan = match plan_of(&files[reference].1) {
         Ok(plan) => plan,
+        Err(why)
+            if why
+                .downcast_ref::<queens::Error>()
+                .is_some_and(|e| matches!(e, queens::Error::Memory { .. })) =>
+        {
+            return Err(why);
+        }
         Err(why) => {
             problems.push(format!("{}: {why}", files[reference].0));
             return fail(&problems);

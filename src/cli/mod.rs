@@ -17,6 +17,7 @@ pub mod files;
 pub mod journal;
 pub mod ladder;
 pub mod list;
+pub mod memory;
 pub mod merge;
 pub mod one;
 pub mod plan;
@@ -85,6 +86,11 @@ pub fn run(cli: Cli) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        // The refusal says what it refused: the contexts would repeat it.
+        Err(ref err) if let Some(refusal) = memory_refusal(err) => {
+            eprintln!("queens: {refusal}");
+            ExitCode::from(EXIT_USAGE)
+        }
         Err(err) if err.is::<UsageError>() => {
             eprintln!("queens: {err:#}");
             ExitCode::from(EXIT_USAGE)
@@ -202,6 +208,14 @@ fn missing_size(subcommand: &str) -> String {
         _ => queens::MAX_N,
     };
     format!("missing board size N, from 1 to {max} (for example 'queens {subcommand} 8')")
+}
+
+/// The library's refusal of a plan or count too big for this machine, if
+/// that is what `err` comes to.
+fn memory_refusal(err: &anyhow::Error) -> Option<&queens::Error> {
+    err.chain()
+        .filter_map(|e| e.downcast_ref::<queens::Error>())
+        .find(|e| matches!(e, queens::Error::Memory { .. }))
 }
 
 /// Whether `err` is a write to a closed pipe, directly or through

@@ -71,7 +71,9 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let engine = args
         .engine
         .map_or_else(|| Engine::best_for(n), Engine::from);
-    let config = Config::default().with_split_depth(args.split_depth);
+    let config = Config::default()
+        .with_split_depth(args.split_depth)
+        .with_memory_limit(super::memory::available()?);
     let plan = match Plan::new(n, engine, &config) {
         Ok(plan) => plan,
         Err(refused) => {

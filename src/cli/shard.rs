@@ -114,14 +114,17 @@ pub fn finish(
     Ok(file)
 }
 
-/// This build's plan for the run `file` belongs to, or why there is none.
-pub fn plan_of(file: &ShardFile) -> Result<Plan, String> {
+/// This build's plan for the run `file` belongs to, or why there is none
+/// (the library's [`queens::Error`] when it refused the plan).
+pub fn plan_of(file: &ShardFile) -> anyhow::Result<Plan> {
     let engine: Engine = file
         .engine
         .parse()
-        .map_err(|_| format!("engine '{}' is not one this build has", file.engine))?;
-    let config = Config::default().with_split_depth(file.split.unwrap_or(DEFAULT_SPLIT_DEPTH));
-    Plan::new(file.n, engine, &config).map_err(|e| e.to_string())
+        .map_err(|_| anyhow::anyhow!("engine '{}' is not one this build has", file.engine))?;
+    let config = Config::default()
+        .with_split_depth(file.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
+        .with_memory_limit(super::memory::available()?);
+    Ok(Plan::new(file.n, engine, &config)?)
 }
 
 /// Why a file could not be read as a shard result: one line.

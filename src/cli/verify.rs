@@ -132,7 +132,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     } = claims;
     let engine = plan.engine();
     let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
-        .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH));
+        .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH))
+        .with_memory_limit(super::memory::available()?);
 
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let present: Vec<u32> = (0..plan.len() as u32)
@@ -218,7 +219,7 @@ fn from_shards(paths: &[PathBuf]) -> anyhow::Result<Claims> {
         files.push((path.display().to_string(), file));
     }
     let reference = shard::reference(&files).context("no shard results given")?;
-    let plan = plan_of(&files[reference].1).map_err(anyhow::Error::msg)?;
+    let plan = plan_of(&files[reference].1)?;
     let merge = shard::merge(&plan, &files);
     if !merge.is_consistent() {
         for problem in &merge.problems {
@@ -267,7 +268,9 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
             described.engine
         ))
     })?;
-    let config = Config::default().with_split_depth(described.split.unwrap_or(DEFAULT_SPLIT_DEPTH));
+    let config = Config::default()
+        .with_split_depth(described.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
+        .with_memory_limit(super::memory::available()?);
     let plan = Plan::new(described.n, engine, &config)
         .with_context(|| format!("rebuilding the plan of {shown}"))?;
     let header = journal::Header::of(&plan);

@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::ThreadPool;
 
+use super::plan::threads_of;
 use super::run::{self, Observer};
 use super::{Config, Engine, Plan, PlanHash};
 use crate::Error;
@@ -182,11 +183,14 @@ impl<'a> Counter<'a> {
     /// [`Plan::new`]; its `n` and engine win over this builder's).
     ///
     /// # Errors
-    /// As [`run`](Self::run), without the plan's.
+    /// As [`run`](Self::run), without the plan's; [`Error::Memory`] when
+    /// the config's memory limit is below the count's
+    /// [estimate](Plan::count_memory).
     pub fn run_plan(&self, plan: &Plan) -> Result<Count, Error> {
         if let Some(t) = self.config.threads.filter(|t| t.get() > MAX_THREADS) {
             return Err(Error::Threads(t.get()));
         }
+        self.fits(plan)?;
         let all: Vec<u32>;
         let ids = match self.units {
             Some(ids) => {
@@ -217,6 +221,36 @@ impl<'a> Counter<'a> {
             split_depth: plan.split_depth(),
             unit_counts: finished.counts,
         })
+    }
+}
+
+impl Counter<'_> {
+    /// `Ok` when counting `plan` fits in the config's memory limit (always,
+    /// without one): what [`run_plan`](Self::run_plan) checks first, for a
+    /// caller that wants to know before it starts anything else.
+    ///
+    /// # Errors
+    /// [`Error::Memory`] when the count's [estimate](Plan::count_memory),
+    /// on this count's threads, is above the limit.
+    pub fn fits(&self, plan: &Plan) -> Result<(), Error> {
+        let Some(available) = self.config.memory_limit else {
+            return Ok(());
+        };
+        let threads = self.pool.map_or_else(
+            || threads_of(self.config.threads),
+            ThreadPool::current_num_threads,
+        );
+        let needed = plan.count_memory(threads);
+        if needed > available {
+            return Err(Error::Memory {
+                doing: "counting",
+                n: plan.n(),
+                by: plan.engine().described(),
+                needed,
+                available,
+            });
+        }
+        Ok(())
     }
 }
 

@@ -155,7 +155,9 @@ pub(crate) fn work_units(n: u32, split_depth: u32) -> Vec<WorkUnit> {
     let full = full_mask(n);
     let half = n / 2;
     let left_half = (1u32 << half) - 1;
-    let mut out = Vec::new();
+    // Exactly as many as there will be: a vector that doubles as it grows
+    // held up to three times the units' bytes at n = 32, split depth 6.
+    let mut out = Vec::with_capacity(unit_count(n, split_depth));
     let mut prefix = Builder {
         n,
         full,
@@ -185,6 +187,39 @@ pub(crate) fn work_units(n: u32, split_depth: u32) -> Vec<WorkUnit> {
         unit.cost = probe_cost(n, unit.rows, unit.masks, walks, seed_of(unit.prefix()));
     }
     out
+}
+
+/// How many units [`work_units`] makes, counted without making them.
+#[must_use]
+pub(crate) fn unit_count(n: u32, split_depth: u32) -> usize {
+    let full = full_mask(n);
+    let half = n / 2;
+    let left_half = (1u32 << half) - 1;
+    let depth = split_depth.min(n);
+    let mut units = prefixes(full, 0, depth, Masks::EMPTY, left_half);
+    if n == 1 {
+        units += 1;
+    } else if n % 2 == 1 {
+        let below = Masks::EMPTY.place(1 << half);
+        units += prefixes(full, 1, depth.max(2), below, below.free(full) & left_half);
+    }
+    units
+}
+
+/// How many placements of rows `row..depth` there are below `masks`, the
+/// queen of row `row` in `allowed`: the last row's are counted, not placed.
+fn prefixes(full: u32, row: u32, depth: u32, masks: Masks, allowed: u32) -> usize {
+    let mut untried = allowed & masks.free(full);
+    if row + 1 == depth {
+        return untried.count_ones() as usize;
+    }
+    let mut total = 0;
+    while untried != 0 {
+        let bit = lowest_bit(untried);
+        untried ^= bit;
+        total += prefixes(full, row + 1, depth, masks.place(bit), full);
+    }
+    total
 }
 
 /// A seed for [`probe_cost`] from a unit's columns.
@@ -284,6 +319,17 @@ mod tests {
         let units = work_units(4, 6);
         assert_eq!(units.len(), 1, "one solution with row 0 in the left half");
         assert!(units.iter().all(|u| u.rows == 4));
+    }
+
+    #[test]
+    fn units_are_counted_without_making_them() {
+        for n in 1..=13 {
+            for depth in 1..=MAX_SPLIT_DEPTH {
+                let units = work_units(n, depth);
+                assert_eq!(unit_count(n, depth), units.len(), "n = {n}, depth {depth}");
+                assert_eq!(units.capacity(), units.len(), "n = {n}, depth {depth}");
+            }
+        }
     }
 
     #[test]

@@ -158,8 +158,9 @@ impl FromStr for Engine {
     }
 }
 
-/// How to run a count: threads, and the mirror engine's split.
-/// `Config::default()` uses every core and splits on two rows.
+/// How to run a count: threads, the mirror engine's split, and the memory
+/// it may take. `Config::default()` uses every core, splits on two rows and
+/// sets no limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Config {
@@ -168,6 +169,11 @@ pub struct Config {
     pub threads: Option<NonZeroUsize>,
     /// How many rows the mirror engine's units fix (`1..=MAX_SPLIT_DEPTH`).
     pub split_depth: u32,
+    /// The memory this machine has available, in bytes: a plan or a count
+    /// estimated to need more is refused with [`Error::Memory`] before it
+    /// allocates (see [`Plan::memory_estimate`]). `None`: no check. The
+    /// library never looks at the machine; the CLI reads what it has.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for Config {
@@ -175,6 +181,7 @@ impl Default for Config {
         Self {
             threads: None,
             split_depth: DEFAULT_SPLIT_DEPTH,
+            memory_limit: None,
         }
     }
 }
@@ -195,6 +202,16 @@ impl Config {
     pub fn with_split_depth(self, rows: u32) -> Self {
         Self {
             split_depth: rows,
+            ..self
+        }
+    }
+
+    /// This configuration refusing plans and counts that need more than
+    /// `bytes` (`None`: no limit).
+    #[must_use]
+    pub fn with_memory_limit(self, bytes: Option<u64>) -> Self {
+        Self {
+            memory_limit: bytes,
             ..self
         }
     }

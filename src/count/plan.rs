@@ -14,7 +14,8 @@
 //! A plan counts; it never schedules, times or reports. Running many units
 //! at once is [`crate::Counter`]'s business.
 
-use std::fmt::{self, Write};
+use std::fmt;
+use std::num::NonZeroUsize;
 
 use sha2::{Digest, Sha256};
 
@@ -107,31 +108,29 @@ impl Plan {
     ///
     /// # Errors
     /// [`Error::BoardSize`] when `engine` does not cover `n`,
-    /// [`Error::SplitDepth`] for a split outside `1..=6`.
+    /// [`Error::SplitDepth`] for a split outside `1..=6`,
+    /// [`Error::Memory`] when `config.memory_limit` is set and the plan
+    /// would need more (see [`memory_estimate`](Self::memory_estimate)).
     pub fn new(n: u32, engine: Engine, config: &Config) -> Result<Self, Error> {
-        let range = engine.range();
-        if !range.contains(&n) {
-            return Err(Error::board_size(
-                n,
-                engine.described(),
-                *range.start(),
-                *range.end(),
-            ));
+        if let Some(available) = config.memory_limit {
+            let needed = Self::memory_estimate(n, engine, config)?;
+            if needed > available {
+                return Err(Error::Memory {
+                    doing: "planning",
+                    n,
+                    by: engine.described(),
+                    needed,
+                    available,
+                });
+            }
+        } else {
+            check(n, engine, config)?;
         }
         let body = match engine.stage() {
-            None => {
-                let depth = config.split_depth;
-                if !(1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) {
-                    return Err(Error::SplitDepth {
-                        depth,
-                        max: mirror::MAX_SPLIT_DEPTH,
-                    });
-                }
-                Body::Mirror {
-                    split_depth: depth,
-                    units: mirror::work_units(n, depth),
-                }
-            }
+            None => Body::Mirror {
+                split_depth: config.split_depth,
+                units: mirror::work_units(n, config.split_depth),
+            },
             Some(stage) => Body::Join(Box::new(JoinPlan::new(n, stage)?)),
         };
         let mut plan = Self {
@@ -140,8 +139,55 @@ impl Plan {
             body,
             hash: PlanHash([0; 32]),
         };
-        plan.hash = PlanHash(Sha256::digest(plan.canonical_text()).into());
+        plan.hash = plan.canonical_hash();
         Ok(plan)
+    }
+
+    /// The bytes [`Plan::new`] keeps for `(n, engine, config)`, estimated
+    /// without building the plan: the mirror engine's units (counted,
+    /// not made), or the join's jobs and the sizes of its quarter table's
+    /// groups. Counting takes more: see [`count_memory`](Self::count_memory).
+    ///
+    /// # Errors
+    /// As [`Plan::new`], but never [`Error::Memory`].
+    pub fn memory_estimate(n: u32, engine: Engine, config: &Config) -> Result<u64, Error> {
+        check(n, engine, config)?;
+        Ok(match engine.stage() {
+            None => {
+                let units = mirror::unit_count(n, config.split_depth) as u64;
+                units * size_of::<WorkUnit>() as u64
+            }
+            Some(stage) => JoinPlan::plan_bytes(n, stage),
+        })
+    }
+
+    /// The bytes a count of every unit takes on `threads` threads, the
+    /// plan's own included: the join's quarter tables (built by the first
+    /// unit that runs, 9.7 GB at n = 24) and each thread's buffers, and the
+    /// runner's record of each unit.
+    #[must_use]
+    pub fn count_memory(&self, threads: usize) -> u64 {
+        let plan = match &self.body {
+            Body::Mirror { units, .. } => (units.capacity() * size_of::<WorkUnit>()) as u64,
+            Body::Join(join) => join.bytes(),
+        };
+        let records = self.len() as u64 * RECORD_BYTES;
+        let counting = match (&self.body, self.engine.stage()) {
+            (Body::Join(join), Some(stage)) => {
+                JoinPlan::table_bytes(self.n, stage) + threads as u64 * join.scratch_bytes()
+            }
+            _ => 0,
+        };
+        plan + records + counting
+    }
+
+    /// Builds now what counting needs beyond the plan (the join's quarter
+    /// tables), which the first unit counted would build otherwise: for
+    /// timing units apart from it.
+    pub fn prepare(&self) {
+        if let Body::Join(join) = &self.body {
+            join.prepare();
+        }
     }
 
     /// The board size.
@@ -278,21 +324,59 @@ impl Plan {
         }
     }
 
-    /// What the hash is taken over: a header of everything that defines
-    /// the plan, then one descriptor a line.
-    fn canonical_text(&self) -> String {
+    /// SHA-256 over a header of everything that defines the plan, then
+    /// one descriptor a line, fed to the hash a line at a time: the text
+    /// itself would take 3 GB at n = 32, split depth 6.
+    fn canonical_hash(&self) -> PlanHash {
         let split = self.split_depth().map_or("-".to_owned(), |d| d.to_string());
-        let mut text = format!(
+        let mut hash = Sha256::new();
+        hash.update(format!(
             "queens plan\nn {}\nengine {}\nformat {}\nsplit {split}\n",
             self.n,
             self.engine.name(),
             self.format()
-        );
+        ));
         for unit in self.units() {
-            writeln!(text, "unit {}", unit.descriptor).expect("writing to a String cannot fail");
+            hash.update("unit ");
+            hash.update(unit.descriptor);
+            hash.update("\n");
         }
-        text
+        PlanHash(hash.finalize().into())
     }
+}
+
+/// Bytes the runner keeps for each unit of a count: its id twice (the
+/// list asked for, the order by cost) and its `(id, count)` result, which
+/// rayon's collect may hold twice.
+const RECORD_BYTES: u64 = 2 * 4 + 2 * size_of::<(u32, u128)>() as u64;
+
+/// `Ok` when `engine` covers `n` and the split is in range.
+fn check(n: u32, engine: Engine, config: &Config) -> Result<(), Error> {
+    let range = engine.range();
+    if !range.contains(&n) {
+        return Err(Error::board_size(
+            n,
+            engine.described(),
+            *range.start(),
+            *range.end(),
+        ));
+    }
+    let depth = config.split_depth;
+    if engine.stage().is_none() && !(1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) {
+        return Err(Error::SplitDepth {
+            depth,
+            max: mirror::MAX_SPLIT_DEPTH,
+        });
+    }
+    Ok(())
+}
+
+/// The threads a count on `threads` (rayon's default when `None`) runs on,
+/// for its memory estimate.
+pub(crate) fn threads_of(threads: Option<NonZeroUsize>) -> usize {
+    threads
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get)
 }
 
 impl Engine {

@@ -188,6 +188,7 @@ pub fn for_each_subset(width: u32, k: u32, mut f: impl FnMut(u32)) {
 }
 
 /// Every row set for the left half: the `h`-element subsets of the rows.
+#[cfg(test)]
 #[must_use]
 pub fn row_sets(geo: &Geometry) -> Vec<u32> {
     let mut sets = Vec::new();

@@ -73,6 +73,13 @@ struct Tables<const L: usize> {
     entries: Vec<[u64; L]>,
 }
 
+impl<const L: usize> Tables<L> {
+    #[cfg(test)]
+    fn bytes(&self) -> usize {
+        self.entries.capacity() * size_of::<[u64; L]>()
+    }
+}
+
 impl<const L: usize> Default for Tables<L> {
     fn default() -> Self {
         Self {
@@ -82,6 +89,13 @@ impl<const L: usize> Default for Tables<L> {
 }
 
 impl SlicedMatcher {
+    /// The bytes its buffers hold.
+    #[cfg(test)]
+    pub fn bytes(&self) -> u64 {
+        (self.wide.bytes() + self.mid.bytes() + self.narrow.bytes() + self.single.bytes()) as u64
+            + (self.small.capacity() * 8) as u64
+    }
+
     /// Counts the weighted compatible pairs between `stored` and `queries`,
     /// whose words use only the low `bits` bits.
     pub fn count(&mut self, stored: &[u64], queries: &[u64], bits: u32) -> u64 {

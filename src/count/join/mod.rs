@@ -23,12 +23,12 @@ pub mod pairs;
 pub mod quarter;
 pub mod sieve;
 
-use self::halves::{
-    Geometry, Side, flip_weight, for_each_subset, mirror_weight, right_weight, row_sets,
-};
+use std::sync::OnceLock;
+
+use self::halves::{Geometry, Side, flip_weight, for_each_subset, mirror_weight, right_weight};
 use self::matcher::{SlicedMatcher, count_naive, query};
 use self::odd::{Middle, OddGeometry};
-use self::quarter::QuarterTable;
+use self::quarter::{GroupSizes, QuarterTable};
 use self::sieve::Sieve;
 use crate::Error;
 
@@ -96,22 +96,36 @@ enum Kind {
 pub struct JoinPlan {
     geo: Geometry,
     stage: Stage,
-    table: QuarterTable,
-    /// Top-left pieces off the falling long diagonal (`c = r`), and
-    /// bottom-left pieces off the rising one (`c + r = n - 1`): all that
-    /// the symmetric stage's left half-boards are made of. Filtering the
-    /// pieces instead of the half-boards spares generating the ~73% of left
-    /// half-boards that touch a long diagonal.
-    top_left: QuarterTable,
-    bottom_left: QuarterTable,
     /// For odd boards in [`Stage::FixedMiddle`]: the split around the middle
-    /// row and column, and its quarter table (side h).
-    odd: Option<(OddGeometry, QuarterTable)>,
+    /// row and column.
+    odd: Option<OddGeometry>,
+    /// The sizes of the quarter table's groups (side q, or h around a fixed
+    /// middle): all that the jobs' costs need.
+    sizes: GroupSizes,
+    /// The quarter tables, built by the first job that runs: describing a
+    /// plan needs only `sizes` (64 MiB at n = 24, against 9.7 GB of tables).
+    tables: OnceLock<Tables>,
     jobs: Vec<Job>,
+    /// The most top-times-bottom candidates one job generates, both sides
+    /// together: what bounds a thread's buffers.
+    largest: u64,
+}
+
+/// The pieces the jobs are made of.
+struct Tables {
+    table: QuarterTable,
+    /// For the symmetric stages of even boards: top-left pieces off the
+    /// falling long diagonal (`c = r`), and bottom-left pieces off the
+    /// rising one (`c + r = n - 1`), all that their left half-boards are
+    /// made of. Filtering the pieces instead of the half-boards spares
+    /// generating the ~73% of left half-boards that touch a long diagonal.
+    /// `None`: the left half-boards use `table` too.
+    lefts: Option<(QuarterTable, QuarterTable)>,
 }
 
 impl JoinPlan {
-    /// Builds the quarter table and the job list for an `n`-board.
+    /// Counts the quarter table's groups and lists the jobs of an
+    /// `n`-board; the table itself waits for the first job.
     ///
     /// # Errors
     /// [`Error::BoardSize`] unless `MIN_N <= n <= MAX_N`.
@@ -120,75 +134,97 @@ impl JoinPlan {
             return Err(Error::board_size(n, "the join engine", MIN_N, MAX_N));
         }
         let geo = Geometry::new(n);
-        if stage == Stage::FixedMiddle && n % 2 == 1 {
-            return Ok(Self::fixed_middle(geo));
-        }
-        let table = QuarterTable::new(geo.q);
-        let mut jobs = Vec::new();
-        for rows in row_sets(&geo) {
-            let weight = if stage == Stage::Reference || stage == Stage::Sliced {
-                1
-            } else {
-                flip_weight(&geo, rows)
+        let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
+        let sizes = GroupSizes::new(side(&geo, odd.as_ref()));
+        let mut jobs = Vec::with_capacity(job_count(&geo, stage, odd.as_ref()));
+        let mut largest = 0;
+        for_each_job(&geo, stage, odd.as_ref(), |rows, weight, kind| {
+            let (left, right) = match (kind, &odd) {
+                (Kind::Odd(middle), Some(odd)) => {
+                    let free = odd.free_rows(middle);
+                    (
+                        odd.left_candidates(&sizes, rows),
+                        odd.right_candidates(&sizes, middle, free & !rows),
+                    )
+                }
+                _ => (
+                    candidates(&geo, &sizes, Side::Left, rows),
+                    candidates(&geo, &sizes, Side::Right, !rows & geo.all_rows()),
+                ),
             };
-            if weight > 0 {
-                let cost = candidates(&geo, &table, Side::Left, rows)
-                    * candidates(&geo, &table, Side::Right, !rows & geo.all_rows());
-                push_job(&mut jobs, rows, cost, weight, Kind::Halves);
-            }
-        }
-        // Both long diagonals are local bit q - 1 of their family in the
-        // quarter that holds them on the left.
-        let long = 1 << (geo.q - 1);
-        let (top_left, bottom_left) = if matches!(stage, Stage::Symmetric | Stage::FixedMiddle) {
-            (table.without(long, 0), table.without(0, long))
-        } else {
-            (table.without(0, 0), table.without(0, 0))
-        };
+            largest = largest.max(left + right);
+            push_job(&mut jobs, rows, left * right, weight, kind);
+        });
         Ok(Self {
             geo,
             stage,
-            table,
-            top_left,
-            bottom_left,
-            odd: None,
+            odd,
+            sizes,
+            tables: OnceLock::new(),
             jobs,
+            largest,
         })
     }
 
-    /// The plan of an odd board by scheme F: for each `j`, every left row
-    /// set off the middle row and row `h + j`, weight 8; then the centre
-    /// family, with the flip and mirror weights.
-    fn fixed_middle(geo: Geometry) -> Self {
-        let odd = OddGeometry::new(geo.n);
-        let table = QuarterTable::new(odd.h);
-        let mut jobs = Vec::new();
-        let all_sets = row_sets(&geo);
-        let middles = (1..=odd.h).map(Middle::Column).chain([Middle::Centre]);
-        for middle in middles {
-            let free = odd.free_rows(middle);
-            for &rows in all_sets.iter().filter(|&&r| r & !free == 0) {
-                let weight = match middle {
-                    Middle::Column(_) => 8,
-                    Middle::Centre => flip_weight(&geo, rows) * odd.centre_mirror_weight(rows),
-                };
-                if weight > 0 {
-                    let cost = odd.left_candidates(&table, rows)
-                        * odd.right_candidates(&table, middle, free & !rows);
-                    push_job(&mut jobs, rows, cost, weight, Kind::Odd(middle));
-                }
-            }
+    /// The bytes [`new`](Self::new) keeps for an `n`-board: the group
+    /// sizes and the jobs. Cheap: counts the jobs, builds nothing.
+    #[must_use]
+    pub fn plan_bytes(n: u32, stage: Stage) -> u64 {
+        let geo = Geometry::new(n);
+        let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
+        let jobs = job_count(&geo, stage, odd.as_ref()) as u64;
+        GroupSizes::bytes(side(&geo, odd.as_ref())) + jobs * size_of::<Job>() as u64
+    }
+
+    /// The bytes this plan keeps: what [`plan_bytes`](Self::plan_bytes)
+    /// estimates, from the vectors themselves.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        self.sizes.bytes_held() + (self.jobs.capacity() * size_of::<Job>()) as u64
+    }
+
+    /// The bytes the quarter tables of an `n`-board take once the first
+    /// job has built them, counted without building them.
+    #[must_use]
+    pub fn table_bytes(n: u32, stage: Stage) -> u64 {
+        let geo = Geometry::new(n);
+        let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
+        let side = side(&geo, odd.as_ref());
+        let piece = size_of::<quarter::Piece>() as u64;
+        let (all, off_long) = QuarterTable::pieces(side);
+        let table = GroupSizes::bytes(side) + all * piece;
+        if has_lefts(stage, odd.as_ref()) {
+            table + 2 * (GroupSizes::bytes(side) + off_long * piece)
+        } else {
+            table
         }
-        let empty = QuarterTable::new(1);
-        Self {
-            geo,
-            stage: Stage::FixedMiddle,
-            table: QuarterTable::new(1),
-            top_left: empty.without(0, 0),
-            bottom_left: empty,
-            odd: Some((odd, table)),
-            jobs,
-        }
+    }
+
+    /// The most bytes one thread's [`Scratch`] grows to over these jobs:
+    /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, and
+    /// the smallest vectors' worth.
+    #[must_use]
+    pub fn scratch_bytes(&self) -> u64 {
+        SCRATCH_FLOOR + self.largest * SCRATCH_PER_CANDIDATE
+    }
+
+    /// Builds the tables now rather than in the first job.
+    pub fn prepare(&self) {
+        self.tables();
+    }
+
+    /// The tables, built on first use.
+    fn tables(&self) -> &Tables {
+        self.tables.get_or_init(|| {
+            let table = QuarterTable::fill(self.sizes.clone());
+            let lefts = has_lefts(self.stage, self.odd.as_ref()).then(|| {
+                // Both long diagonals are local bit q - 1 of their family
+                // in the quarter that holds them on the left.
+                let long = 1 << (self.geo.q - 1);
+                (table.without(long, 0), table.without(0, long))
+            });
+            Tables { table, lefts }
+        })
     }
 
     /// The jobs, in id order.
@@ -211,29 +247,29 @@ impl JoinPlan {
 
     /// Counts the solutions of one job (its weight included).
     pub fn run_job(&self, job: &Job, scratch: &mut Scratch) -> u128 {
-        if let (Kind::Odd(middle), Some((odd, table))) = (job.kind, &self.odd) {
-            return self.run_odd_job(job, middle, odd, table, scratch);
+        let tables = self.tables();
+        if let (Kind::Odd(middle), Some(odd)) = (job.kind, &self.odd) {
+            return Self::run_odd_job(job, middle, odd, &tables.table, scratch);
         }
         let geo = &self.geo;
         if self.stage == Stage::FixedMiddle && geo.n.is_multiple_of(2) {
-            return self.run_even_job(job, scratch);
+            return self.run_even_job(job, tables, scratch);
         }
         let symmetric = matches!(self.stage, Stage::Symmetric | Stage::FixedMiddle);
         let (long_falling, long_rising) = geo.long_diagonals();
         let long = long_falling | long_rising;
 
+        let table = &tables.table;
+        let (top_left, bottom_left) = tables
+            .lefts
+            .as_ref()
+            .map_or((table, table), |(t, b)| (t, b));
         let left = &mut scratch.left;
         left.clear();
-        geo.for_each_half(
-            &self.top_left,
-            &self.bottom_left,
-            Side::Left,
-            job.rows,
-            |word, _| {
-                debug_assert!(!symmetric || word & long == 0);
-                left.push(word);
-            },
-        );
+        geo.for_each_half(top_left, bottom_left, Side::Left, job.rows, |word, _| {
+            debug_assert!(!symmetric || word & long == 0);
+            left.push(word);
+        });
         if left.is_empty() {
             return 0;
         }
@@ -245,22 +281,16 @@ impl JoinPlan {
         let queries = &mut scratch.queries;
         queries.clear();
         let right_rows = !job.rows & geo.all_rows();
-        geo.for_each_half(
-            &self.table,
-            &self.table,
-            Side::Right,
-            right_rows,
-            |word, centre| {
-                let weight = if symmetric {
-                    right_weight(geo, word, centre, mirror)
-                } else {
-                    1
-                };
-                if weight > 0 {
-                    queries.push(query(word, weight));
-                }
-            },
-        );
+        geo.for_each_half(table, table, Side::Right, right_rows, |word, centre| {
+            let weight = if symmetric {
+                right_weight(geo, word, centre, mirror)
+            } else {
+                1
+            };
+            if weight > 0 {
+                queries.push(query(word, weight));
+            }
+        });
         let pairs = match self.stage {
             Stage::Reference => count_naive(left, queries),
             Stage::Sliced | Stage::Symmetric => {
@@ -273,11 +303,15 @@ impl JoinPlan {
 
     /// [`Stage::FixedMiddle`]'s even jobs: the symmetric stage's half-boards
     /// and weights, made by [`pairs`] with the weights in the queries.
-    fn run_even_job(&self, job: &Job, scratch: &mut Scratch) -> u128 {
+    fn run_even_job(&self, job: &Job, tables: &Tables, scratch: &mut Scratch) -> u128 {
         let geo = &self.geo;
         let left = &mut scratch.left;
         left.clear();
-        let lefts = (&self.top_left, &self.bottom_left);
+        let (top_left, bottom_left) = tables
+            .lefts
+            .as_ref()
+            .expect("the symmetric stages of even boards filter their left pieces");
+        let lefts = (top_left, bottom_left);
         pairs::left_halves(geo, lefts, job.rows, left, &mut scratch.pairing);
         if left.is_empty() {
             return 0;
@@ -289,7 +323,7 @@ impl JoinPlan {
         let right_rows = !job.rows & geo.all_rows();
         pairs::right_halves(
             geo,
-            &self.table,
+            &tables.table,
             right_rows,
             mirror,
             queries,
@@ -300,7 +334,6 @@ impl JoinPlan {
     }
 
     fn run_odd_job(
-        &self,
         job: &Job,
         middle: Middle,
         odd: &OddGeometry,
@@ -340,6 +373,86 @@ pub struct Scratch {
     sieve: Sieve,
 }
 
+impl Scratch {
+    /// The bytes its buffers hold.
+    #[cfg(test)]
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        ((self.left.capacity() + self.queries.capacity()) * 8) as u64
+            + self.pairing.bytes()
+            + self.matcher.bytes()
+            + self.sieve.bytes()
+    }
+}
+
+/// Bytes a thread's [`Scratch`] takes per candidate of the largest job
+/// it runs (the half-board lists, the sieve's copies and cut values, the
+/// matcher's tables): a candidate yields at most one word, and most yield
+/// none. Measured over every job, on one scratch, for n = 15 to 19: at
+/// most 17.7 (n = 16, the sliced stage) and 12.1 (n = 16, the fixed
+/// middle; 11.5 at n = 18, 8.4 at 19). Smaller boards are the floor's.
+pub const SCRATCH_PER_CANDIDATE: u64 = 24;
+
+/// Bytes of a scratch's smallest vectors, whatever the jobs.
+const SCRATCH_FLOOR: u64 = 64 << 10;
+
+/// The side of the quarter table: `q`, or `h` around a fixed middle.
+fn side(geo: &Geometry, odd: Option<&OddGeometry>) -> u32 {
+    odd.map_or(geo.q, |odd| odd.h)
+}
+
+/// Whether the left half-boards come from pieces off the long diagonals.
+fn has_lefts(stage: Stage, odd: Option<&OddGeometry>) -> bool {
+    matches!(stage, Stage::Symmetric | Stage::FixedMiddle) && odd.is_none()
+}
+
+/// Calls `job(rows, weight, kind)` for every job of the plan, in id order.
+fn for_each_job(
+    geo: &Geometry,
+    stage: Stage,
+    odd: Option<&OddGeometry>,
+    mut job: impl FnMut(u32, u32, Kind),
+) {
+    let Some(odd) = odd else {
+        for_each_subset(geo.n, geo.h, |rows| {
+            let weight = if stage == Stage::Reference || stage == Stage::Sliced {
+                1
+            } else {
+                flip_weight(geo, rows)
+            };
+            if weight > 0 {
+                job(rows, weight, Kind::Halves);
+            }
+        });
+        return;
+    };
+    // Scheme F: for each `j`, every left row set off the middle row and
+    // row `h + j`, weight 8; then the centre family, with the flip and
+    // mirror weights.
+    for middle in (1..=odd.h).map(Middle::Column).chain([Middle::Centre]) {
+        let free = odd.free_rows(middle);
+        for_each_subset(geo.n, geo.h, |rows| {
+            if rows & !free != 0 {
+                return;
+            }
+            let weight = match middle {
+                Middle::Column(_) => 8,
+                Middle::Centre => flip_weight(geo, rows) * odd.centre_mirror_weight(rows),
+            };
+            if weight > 0 {
+                job(rows, weight, Kind::Odd(middle));
+            }
+        });
+    }
+}
+
+/// How many jobs [`for_each_job`] calls.
+fn job_count(geo: &Geometry, stage: Stage, odd: Option<&OddGeometry>) -> usize {
+    let mut jobs = 0;
+    for_each_job(geo, stage, odd, |_, _, _| jobs += 1);
+    jobs
+}
+
 fn push_job(jobs: &mut Vec<Job>, rows: u32, cost: u64, weight: u32, kind: Kind) {
     let id = u32::try_from(jobs.len()).expect("fewer than 2^32 jobs");
     jobs.push(Job {
@@ -353,7 +466,7 @@ fn push_job(jobs: &mut Vec<Job>, rows: u32, cost: u64, weight: u32, kind: Kind) 
 
 /// How many (top piece, bottom piece) pairs a half-board generation for
 /// `rows` will test: an upper bound on the half-boards it yields.
-fn candidates(geo: &Geometry, table: &QuarterTable, side: Side, rows: u32) -> u64 {
+fn candidates(geo: &Geometry, sizes: &GroupSizes, side: Side, rows: u32) -> u64 {
     let (width, top, bottom) = match side {
         Side::Left => (geo.h, rows & ((1 << geo.h) - 1), rows >> geo.h),
         Side::Right => (geo.q, rows & ((1 << geo.h) - 1), rows >> geo.h),
@@ -361,7 +474,7 @@ fn candidates(geo: &Geometry, table: &QuarterTable, side: Side, rows: u32) -> u6
     let all = (1u32 << width) - 1;
     let mut pairs = 0;
     for_each_subset(width, top.count_ones(), |c| {
-        pairs += (table.group(top, c).len() * table.group(bottom, all ^ c).len()) as u64;
+        pairs += (sizes.len(top, c) * sizes.len(bottom, all ^ c)) as u64;
     });
     pairs
 }
@@ -377,6 +490,43 @@ mod tests {
             .iter()
             .map(|j| plan.run_job(j, &mut scratch))
             .sum()
+    }
+
+    /// What a plan says it takes against what its vectors hold, after
+    /// every job ran on one scratch: the plan and the tables exactly, the
+    /// scratch within [`SCRATCH_PER_CANDIDATE`] per candidate and not
+    /// absurdly below it.
+    #[test]
+    fn memory_estimates_hold_what_the_vectors_take() {
+        let max_n = if cfg!(debug_assertions) { 14 } else { 16 };
+        for n in MIN_N..=max_n {
+            for stage in [Stage::Sliced, Stage::Symmetric, Stage::FixedMiddle] {
+                let plan = JoinPlan::new(n, stage).unwrap();
+                assert_eq!(plan.bytes(), JoinPlan::plan_bytes(n, stage), "n = {n}");
+                assert_eq!(plan.jobs.capacity(), plan.jobs.len());
+                let mut scratch = Scratch::default();
+                for job in plan.jobs() {
+                    plan.run_job(job, &mut scratch);
+                }
+                let tables = plan.tables();
+                let held = tables.table.bytes()
+                    + tables
+                        .lefts
+                        .as_ref()
+                        .map_or(0, |(top, bottom)| top.bytes() + bottom.bytes());
+                assert_eq!(held, JoinPlan::table_bytes(n, stage), "n = {n}, {stage:?}");
+                let (estimate, used) = (plan.scratch_bytes(), scratch.bytes());
+                println!("n = {n} {stage:?}: scratch {used} of {estimate} estimated");
+                assert!(used <= estimate, "n = {n}, {stage:?}: {used} > {estimate}");
+                if n >= 12 {
+                    let per_candidate = plan.largest * SCRATCH_PER_CANDIDATE;
+                    assert!(
+                        used * 8 >= per_candidate,
+                        "n = {n}, {stage:?}: {used} << {per_candidate}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -31,7 +31,7 @@
 
 use super::halves::{Side, for_each_subset};
 use super::pairs::{Buffers, Frame, OffDiagonal, pair_group, prefetch};
-use super::quarter::{Piece, QuarterTable};
+use super::quarter::{GroupSizes, Piece, QuarterTable};
 
 /// The split of an odd board around its middle row and column.
 #[derive(Clone, Copy, Debug)]
@@ -246,34 +246,34 @@ impl OddGeometry {
 impl OddGeometry {
     /// Top-times-bottom piece pairs a left generation on `rows` tests.
     #[must_use]
-    pub fn left_candidates(&self, table: &QuarterTable, rows: u32) -> u64 {
+    pub fn left_candidates(&self, sizes: &GroupSizes, rows: u32) -> u64 {
         let h = self.h;
         let (top, bottom, all) = self.split(rows);
         let mut pairs = 0;
         for_each_subset(h, top.count_ones(), |cols| {
-            pairs += (table.group(top, cols).len() * table.group(bottom, all ^ cols).len()) as u64;
+            pairs += (sizes.len(top, cols) * sizes.len(bottom, all ^ cols)) as u64;
         });
         pairs
     }
 
     /// Top-times-bottom piece pairs a right generation on `rows` tests.
     #[must_use]
-    pub fn right_candidates(&self, table: &QuarterTable, middle: Middle, rows: u32) -> u64 {
+    pub fn right_candidates(&self, sizes: &GroupSizes, middle: Middle, rows: u32) -> u64 {
         let h = self.h;
         let (top, bottom, all) = self.split(rows);
         let mut pairs = 0;
         for_each_subset(h, top.count_ones(), |cols| {
-            let tops = table.group(top, cols).len() as u64;
+            let tops = sizes.len(top, cols) as u64;
             let rest = all ^ cols;
             pairs += match middle {
-                Middle::Centre => tops * table.group(bottom, rest).len() as u64,
+                Middle::Centre => tops * sizes.len(bottom, rest) as u64,
                 Middle::Column(j) => {
                     let mut free = rest & ((1 << (j - 1)) - 1);
                     let mut sum = 0;
                     while free != 0 {
                         let c = free.trailing_zeros();
                         free &= free - 1;
-                        sum += tops * table.group(bottom, rest ^ (1 << c)).len() as u64;
+                        sum += tops * sizes.len(bottom, rest ^ (1 << c)) as u64;
                     }
                     sum
                 }

@@ -90,6 +90,16 @@ pub struct Buffers {
     tops: Vec<Piece>,
 }
 
+impl Buffers {
+    /// The bytes they hold.
+    #[cfg(test)]
+    pub fn bytes(&self) -> u64 {
+        (self.words.capacity() * size_of::<Lanes>()
+            + self.allowed.capacity()
+            + self.tops.capacity() * size_of::<Piece>()) as u64
+    }
+}
+
 /// Eight words, aligned for one vector load.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]

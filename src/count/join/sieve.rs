@@ -48,6 +48,15 @@ pub struct Sieve {
 }
 
 impl Sieve {
+    /// The bytes its buffers hold.
+    #[cfg(test)]
+    pub fn bytes(&self) -> u64 {
+        self.matcher.bytes()
+            + ((self.stored.capacity() + self.queries.capacity()) * 8
+                + self.stored_cuts.capacity()
+                + self.query_cuts.capacity()) as u64
+    }
+
     /// Counts the weighted compatible pairs between `stored` and `queries`
     /// (words of the low `bits` bits), bucketing on the cuts this job
     /// pays for.
