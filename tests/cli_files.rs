@@ -92,6 +92,20 @@ fn mknod(path: &Path, major: u32, minor: u32) -> bool {
         .is_ok_and(|status| status.success())
 }
 
+/// A journal of six units of n = 12 at `path`.
+fn small_journal(path: &Path) {
+    let out = run(&[
+        "count",
+        "12",
+        "--units",
+        "0-5",
+        "--checkpoint",
+        s(path),
+        "-q",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+}
+
 /// A finished set of shard results of n = 12 in `dir`/P.
 fn shards(dir: &tempfile::TempDir) -> PathBuf {
     let out_dir = path(dir, "P");
@@ -315,19 +329,7 @@ fn an_output_never_replaces_a_queens_file() {
     assert_eq!(fs::read(&second).unwrap(), before);
 
     let journal = path(&dir, "j");
-    assert!(
-        run(&[
-            "count",
-            "12",
-            "--units",
-            "0-5",
-            "--checkpoint",
-            s(&journal),
-            "-q"
-        ])
-        .status
-        .success()
-    );
+    small_journal(&journal);
     let out = run(&["count", "11", "--output", s(&journal), "-q"]);
     refused(&out, 2, &["is a queens journal"]);
 }
@@ -505,19 +507,7 @@ fn absurd_fields_of_a_shard_file_are_refused_in_a_short_line() {
 fn a_cr_lf_journal_is_named_as_such() {
     let dir = tempfile::tempdir().unwrap();
     let journal = path(&dir, "j");
-    assert!(
-        run(&[
-            "count",
-            "12",
-            "--units",
-            "0-5",
-            "--checkpoint",
-            s(&journal),
-            "-q"
-        ])
-        .status
-        .success()
-    );
+    small_journal(&journal);
     let text = fs::read_to_string(&journal).unwrap().replace('\n', "\r\n");
     fs::write(&journal, &text).unwrap();
     let out = run(&["count", "12", "--checkpoint", s(&journal)]);
@@ -527,19 +517,9 @@ fn a_cr_lf_journal_is_named_as_such() {
 
 #[test]
 fn a_full_disk_leaves_the_old_output_whole() {
-    if !is_root() {
-        eprintln!("skipped: mounting a small tmpfs needs root");
+    let Some(dir) = crate::common::small_tmpfs() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let mounted = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs", s(dir.path())])
-        .status()
-        .is_ok_and(|status| status.success());
-    if !mounted {
-        eprintln!("skipped: this machine would not mount a tmpfs");
-        return;
-    }
+    };
     let output = path(&dir, "out.json");
     fs::write(&output, "old").unwrap();
     // Fill what is left: the write fails, whatever the block size.

@@ -4,7 +4,6 @@
 //! waits for the lock its dying predecessor still holds.
 
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -29,10 +28,6 @@ fn s(path: &Path) -> &str {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn is_root() -> bool {
-    fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
 }
 
 #[test]
@@ -139,19 +134,9 @@ fn a_journal_sets_room_aside_only_for_the_units_it_will_count() {
 
 #[test]
 fn a_full_disk_is_left_as_it_was_found() {
-    if !is_root() {
-        eprintln!("skipped: mounting a small tmpfs needs root");
+    let Some(dir) = crate::common::small_tmpfs() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let mounted = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs", s(dir.path())])
-        .status()
-        .is_ok_and(|status| status.success());
-    if !mounted {
-        eprintln!("skipped: this machine would not mount a tmpfs");
-        return;
-    }
+    };
     let _ = fs::write(dir.path().join("fill"), vec![1u8; 40 << 10]);
     let journal = dir.path().join("j");
     let out = run(&["count", "16", "--checkpoint", s(&journal)]);

@@ -93,3 +93,25 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// A temporary folder with a 64 KiB tmpfs mounted on it, to fill the disk
+/// without touching the machine's own; `None` (saying why) where that needs
+/// root or the machine will not mount one. Unmount it before it is dropped.
+pub fn small_tmpfs() -> Option<tempfile::TempDir> {
+    use std::os::unix::fs::MetadataExt;
+    if std::fs::metadata("/proc/self").map_or(true, |m| m.uid() != 0) {
+        eprintln!("skipped: mounting a small tmpfs needs root");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+        .arg(dir.path())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !mounted {
+        eprintln!("skipped: this machine would not mount a tmpfs");
+        return None;
+    }
+    Some(dir)
+}
