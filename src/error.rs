@@ -57,6 +57,18 @@ pub enum Error {
     /// The same unit asked for twice in one run.
     #[error("unit {0} is asked for more than once")]
     DuplicateUnit(u32),
+    /// Counting ended without every unit asked for exactly once: no total
+    /// is given. A bug, never the caller's doing.
+    #[error(
+        "internal error: {counted} unit counts for {asked} units asked; no total is given \
+         (please report it)"
+    )]
+    Incomplete {
+        /// Unit counts at hand, resumed and new.
+        counted: usize,
+        /// Units asked for.
+        asked: usize,
+    },
     /// A plan, or a count, would need more memory than the caller has
     /// (see [`crate::Config::memory_limit`]): refused before anything big
     /// is allocated.
@@ -77,6 +89,10 @@ pub enum Error {
         /// The limit, in bytes.
         available: u64,
     },
+    /// An engine name this build does not have (in a shard file or a
+    /// journal written by another build).
+    #[error("engine '{0}' is not one this build has: expected mirror or join")]
+    UnknownEngine(String),
     /// The GPU engine cannot run here (no driver, no device, a build
     /// without the `gpu` feature) or the GPU failed: one line saying which.
     #[error("{0}")]

@@ -63,6 +63,7 @@ pub mod construct;
 pub mod count;
 mod error;
 pub mod format;
+mod job;
 pub mod journal;
 pub mod known;
 pub mod ladder;
@@ -80,6 +81,7 @@ pub use count::{
 };
 pub use error::{Bytes, Error, MAX_THREADS};
 pub use format::{BoardWriter, Format};
+pub use job::{CountJob, sample_units};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
 pub use solutions::{Solutions, solve_n_queens, total_n_queens};

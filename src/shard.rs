@@ -26,13 +26,19 @@ use std::fmt;
 
 use sha2::{Digest, Sha256};
 
-use crate::count::{Engine, Plan};
+use crate::Error;
+use crate::count::{Config, Engine, Plan};
 
 /// What a shard file says it is: its `format` field.
 pub const FORMAT: &str = "queens-shard-1";
 
 /// The most shards a run may have.
 pub const MAX_SHARDS: u32 = 100_000;
+
+/// The mirror engine's split for a sharded run: two rows give n = 18 only
+/// 136 units, and 64 shards of them finish 1.4 times later than the ideal;
+/// four rows give 18,132 (results/amd-epyc-2c/2026-11-23-shards.txt).
+pub const SPLIT_DEPTH: u32 = 4;
 
 /// How a plan's units are dealt to K shards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -241,6 +247,39 @@ impl ShardFile {
             ("assignment", f.assignment.clone()),
             ("assignment_version", f.assignment_version.to_string()),
         ]
+    }
+
+    /// This build's plan for the run the file belongs to, refused with
+    /// [`Error::Memory`] where `memory_limit` is set and the plan needs more.
+    ///
+    /// # Errors
+    /// [`Error::UnknownEngine`] for an engine this build does not have;
+    /// whatever [`Plan::new`] refuses (a board size out of range, ...).
+    pub fn plan(&self, memory_limit: Option<u64>) -> Result<Plan, Error> {
+        let engine: Engine = self
+            .engine
+            .parse()
+            .map_err(|_| Error::UnknownEngine(self.engine.clone()))?;
+        let config = Config::default()
+            .with_split_depth(self.split.unwrap_or(crate::DEFAULT_SPLIT_DEPTH))
+            .with_memory_limit(memory_limit);
+        Plan::new(self.n, engine, &config)
+    }
+
+    /// Why the file is not a whole, consistent result for `shard` of
+    /// `plan` (a file named `name`), or `None` if it is: how a shard task
+    /// that finds its result already written knows it has nothing to do.
+    #[must_use]
+    pub fn problem_as(&self, plan: &Plan, shard: ShardId, name: &str) -> Option<String> {
+        if (self.shard, self.shards) != (shard.index, shard.of) {
+            return Some(format!("it is shard {}/{}", self.shard, self.shards));
+        }
+        let merged = merge(plan, &[(name.to_owned(), self.clone())]);
+        merged
+            .problems
+            .iter()
+            .find(|p| !matches!(p, Problem::Missing { .. }))
+            .map(ToString::to_string)
     }
 
     /// The file's name in an output directory: `shard-0003-of-0064.json`.

@@ -11,16 +11,18 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
+use std::sync::RwLockWriteGuard;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use queens::shard::{ShardFile, ShardId};
 use queens::{
-    Algorithm, Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan,
-    UnitDone, count_with, known, shard::ShardFile,
+    Algorithm, Config, Count, CountJob, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH,
+    Observer, Plan, UnitDone, count_with, known,
 };
 use rayon::ThreadPool;
 
-use super::EXIT_USAGE;
+use super::UsageError;
 use super::args::{
     AlgorithmArg, EngineArg, ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads,
     parse_unit_list, refuse_engine, refuse_size,
@@ -29,17 +31,12 @@ use super::files::{Input, Output};
 use super::journal::{Journal, Opened, Refused};
 use super::progress::Progress;
 use super::report::{CountRecord, CrossCheck, EXIT_MISMATCH, Style, UniqueRecord, Units, mismatch};
-use super::shard::{self, Task};
+use super::shard::{self, Prepared, Task};
 use super::signals;
 
 /// The largest n with a published total: beyond it a count has nothing to
 /// be checked against and takes years.
 const LARGEST_KNOWN: u32 = (known::A000170.len() - 1) as u32;
-
-/// The mirror engine's split for shards: two rows give n = 18 only 136
-/// units, and 64 shards of them finish 1.4 times later than the ideal;
-/// four rows give 18,132 (results/amd-epyc-2c/2026-11-23-shards.txt).
-const SHARD_SPLIT_DEPTH: u32 = 4;
 
 /// How long a shard waits for its journal by default: a task requeued by
 /// SLURM or a replaced pod may start while the old one is still saving.
@@ -140,301 +137,78 @@ enum Method {
     Ladder(Algorithm),
 }
 
-/// A count by any method, as the report needs it.
-struct Counted {
-    solutions: u128,
-    threads: usize,
-    split_depth: Option<u32>,
-    /// Units searched (the engines only): all, or the `--units` asked for.
-    units: Option<Units>,
-    /// The engine's or the algorithm's name.
-    engine: &'static str,
-    /// The plan's hash (the engines only).
-    plan: Option<String>,
-    /// Units taken from the journal rather than counted.
-    resumed_units: usize,
-    /// Their ids.
-    resumed_ids: Vec<u32>,
-    /// The journal's path, with `--checkpoint`.
-    journal: Option<String>,
+/// The arguments of one `queens count`, checked and resolved once.
+struct Request<'a> {
+    args: &'a CountArgs,
+    first: u32,
+    last: u32,
+    config: Config,
+    style: Style,
+    /// `--shard`, its index resolved from the scheduler's variable.
+    shard: Option<ShardId>,
+    out_dir: &'a Path,
+    /// `--output`, checked against the files this count reads.
+    output: Option<Output>,
+    lock_wait: Duration,
 }
 
+/// The first plan of a count, built (its memory checked, the units asked
+/// for checked, the journal opened) before anything is printed, so that a
+/// refusal is one line and nothing else.
+struct Ready {
+    plan: Plan,
+    /// The units asked for, less those the journal holds.
+    job: CountJob,
+    journal: Option<Journal>,
+}
+
+/// What ends a count early: a signal. Its last words are printed; `run`
+/// turns it into the signal's exit code.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted")]
+struct Interrupted(u8);
+
 pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
-    let Sizes { first, last } = args.sizes;
-    if let Some(refusal) = args
-        .algorithm
-        .and_then(|a| refuse_size(Algorithm::from(a), last, args.force))
-    {
-        return usage(&refusal);
+    match count(&Request::resolve(args)?) {
+        Err(err) if let Some(&Interrupted(code)) = err.downcast_ref() => Ok(ExitCode::from(code)),
+        other => other,
     }
-    for (given, flag) in [
-        (args.units.is_some(), "--units counts units"),
-        (args.checkpoint.is_some(), "--checkpoint keeps the units"),
-        (args.shard.is_some(), "--shard counts a share"),
-    ] {
-        if given && first != last {
-            return usage(&format!(
-                "{flag} of one plan: give one board size, not {first}..{last}"
-            ));
+}
+
+/// Counts every size of the request, prints a record for each and writes
+/// `--output`.
+fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
+    let method = request.args.method(request.first);
+    let (mut first_plan, mut shard) = (None, None);
+    if let (Some(id), Method::Engine(engine)) = (request.shard, method) {
+        let (n, config, out_dir) = (request.first, &request.config, request.out_dir);
+        match shard::prepare(n, engine, config, id, out_dir)? {
+            Task::Done(file, path) => return already_done(&file, &path, request),
+            Task::Count(plan, prepared) => (first_plan, shard) = (Some(plan), Some(prepared)),
         }
     }
-    if let Some(engine) = args.engine.map(Engine::from)
-        && let Some(refusal) = [first, last]
-            .into_iter()
-            .find_map(|n| refuse_engine(engine, n))
-    {
-        return usage(&refusal);
-    }
-    if let Some(refusal) = args.refuse_split_depth() {
-        return usage(&refusal);
-    }
-    let threads = super::args::threads(args.threads)?;
-    if args.engine == Some(EngineArg::Gpu) {
-        match queens::count::gpu::probe() {
-            Ok(name) if !args.quiet && !args.json => eprintln!("queens: counting on {name}"),
-            Ok(_) => {}
-            Err(why) => return usage(&why.to_string()),
-        }
-    }
-    let shard = match args
-        .shard
-        .map(|s| s.resolve(|name| std::env::var(name).ok()))
-    {
-        Some(Ok(shard)) => Some(shard),
-        Some(Err(line)) => return usage(&line),
-        None => None,
-    };
-    let out_dir = args.out_dir.as_deref().unwrap_or(Path::new("."));
-    // The files this count reads or writes besides --output, which must be
-    // none of them; checked now and again when the result is written.
-    let shard_files = shard.map(|shard| {
-        let result = out_dir.join(ShardFile::file_name(shard.index, shard.of));
-        let journal = result.with_extension("journal");
-        (result, journal)
-    });
-    let mut inputs = Vec::new();
-    if let Some(journal) = &args.checkpoint {
-        inputs.push(Input {
-            role: "the journal",
-            path: journal,
-        });
-    }
-    if let Some((result, journal)) = &shard_files {
-        inputs.push(Input {
-            role: "the shard result",
-            path: result,
-        });
-        inputs.push(Input {
-            role: "the shard's journal",
-            path: journal,
-        });
-    }
-    let output = args
-        .output
-        .as_deref()
-        .map(|path| Output::new(path, "--output", &inputs))
-        .transpose()?;
-    if last > LARGEST_KNOWN && !args.quiet {
-        eprintln!(
-            "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will check \
-             this count, and n = {last} may run for years"
-        );
-    }
-    let style = if args.json {
-        Style::Json
-    } else if args.quiet {
-        Style::Quiet
-    } else {
-        Style::Human {
-            unique: args.unique,
-        }
-    };
-    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
-        .with_split_depth(args.split_depth.unwrap_or(if args.shard.is_some() {
-            SHARD_SPLIT_DEPTH
-        } else {
-            DEFAULT_SPLIT_DEPTH
-        }))
-        .with_memory_limit(super::memory::available()?);
-    let mut planned = None;
-    let sharded = match shard {
-        Some(shard) => {
-            let Method::Engine(engine) = args.method(first) else {
-                unreachable!("clap refuses --shard with --algorithm")
-            };
-            match shard::prepare(first, engine, &config, shard, out_dir)? {
-                Task::Done(file, path) => {
-                    return already_done(&file, &path, style, output.as_ref());
-                }
-                Task::Count(plan, prepared) => {
-                    planned = Some(plan);
-                    Some(prepared)
-                }
-            }
-        }
-        None => None,
-    };
-    let pool = queens::thread_pool(threads)?;
+    let pool = queens::thread_pool(request.config.threads)?;
     signals::install().context("catching Ctrl-C and SIGTERM")?;
-    let run = Run {
-        pool: &pool,
-        config: &config,
-        units: args.units.as_ref().or(sharded.as_ref().map(|s| &s.units)),
-        checkpoint: args
-            .checkpoint
-            .as_deref()
-            .or(sharded.as_ref().map(|s| s.journal.as_path())),
-        quiet: args.quiet,
-        lock_wait: Duration::from_secs(args.lock_wait.unwrap_or(if args.shard.is_some() {
-            SHARD_LOCK_WAIT
-        } else {
-            0
-        })),
-    };
-    let long_hint = match (args.quiet, &args.checkpoint) {
-        (true, _) => None,
-        (false, Some(_)) => Some("; an interruption keeps every finished unit"),
-        (false, None) => {
-            Some("; add --checkpoint FILE to keep finished units if it is interrupted")
-        }
-    };
-    let mut records = Vec::new();
-    let show_progress = matches!(style, Style::Human { .. }) && io::stderr().is_terminal();
-    let mut out = super::stdout();
-    // The first plan is built, its memory checked, and with --units or
-    // --checkpoint the ids checked and the journal opened, before anything
-    // is printed, so that a refusal is one line and nothing else.
-    let mut opened = None;
-    if let Method::Engine(engine) = args.method(first) {
-        let plan = match planned.take() {
+    let mut ready = None;
+    if let Method::Engine(engine) = method {
+        let plan = match first_plan {
             Some(plan) => plan,
-            None => Plan::new(first, engine, &config)
-                .with_context(|| format!("counting n = {first} with the {engine} engine"))?,
+            None => plan_for(request.first, engine, &request.config)?,
         };
-        Counter::new(first)
-            .config(&config)
-            .pool(&pool)
-            .fits(&plan)?;
-        if let Some(UnitList(ids)) = &args.units
-            && let Some(&id) = ids.iter().find(|&&id| id as usize >= plan.len())
-        {
-            let has = match plan.len() {
-                // n = 2: the rows a unit fixes have no legal placement.
-                0 => format!("no units, as n = {first} has no solution"),
-                len => format!("units 0 to {} (see 'queens plan {first} --units')", len - 1),
-            };
-            return usage(&format!(
-                "unit {id} is not in the plan: n = {first} with the {engine} engine has {has}"
-            ));
-        }
-        if let Some(path) = run.checkpoint {
-            opened = Some(open_journal(path, &plan, &run)?);
-        }
-        planned = Some(plan);
+        ready = Some(request.ready(plan, shard.as_ref(), &pool)?);
     }
-    style.header(&mut out)?;
-    let mut mismatches = 0;
-    for n in first..=last {
-        // The GPU reports its units a batch at a time, all at once: the
-        // first units of a batch would pace a wildly long estimate.
-        let hint = long_hint.filter(|_| args.engine != Some(EngineArg::Gpu));
-        let progress = Progress::new(n, show_progress, hint);
-        let started = Instant::now();
-        let method = args.method(n);
-        let counted = match method {
-            Method::Engine(engine) => {
-                let plan = match planned.take() {
-                    Some(plan) => plan,
-                    None => Plan::new(n, engine, &config)
-                        .with_context(|| format!("counting n = {n} with the {engine} engine"))?,
-                };
-                let counted = count_plan(&plan, &run, &progress, opened.take())?;
-                if let (Some(prepared), Some(Units::Some(unit_counts))) = (&sharded, &counted.units)
-                {
-                    let file =
-                        shard::finish(&plan, prepared, unit_counts, counted.resumed_ids.clone())?;
-                    if !args.quiet {
-                        eprintln!(
-                            "queens: shard {} of n = {n}: {} units, subtotal {}, written to {}",
-                            prepared.shard,
-                            file.units.len(),
-                            file.total,
-                            prepared.result.display()
-                        );
-                    }
-                }
-                counted
-            }
-            Method::Ladder(algorithm) => signals::wait(
-                || count_ladder(algorithm, n, &config, &pool, &progress),
-                || quit(n),
-            )?,
-        };
-        progress.finish();
-        let elapsed = started.elapsed();
-        let unique = signals::wait(
-            || {
-                args.unique
-                    .then(|| queens::unique(n, counted.solutions))
-                    .transpose()
-            },
-            || quit(n),
-        );
-        let unique = match unique {
-            Ok(unique) => unique,
-            Err(inconsistent) => {
-                mismatch(&format!("for n = {n}: {inconsistent}"));
-                mismatches += 1;
-                continue;
-            }
-        };
-        let cross_check = if args.cross_check {
-            signals::wait(
-                || cross_check(method, n, &config, &pool, counted.solutions, args.quiet),
-                || quit(n),
-            )?
-        } else {
-            None
-        };
-        if cross_check.is_some_and(|c| !c.agrees) {
-            mismatches += 1;
-        }
-        let partial = matches!(counted.units, Some(Units::Some(_)));
-        let record = CountRecord {
-            n,
-            solutions: counted.solutions,
-            elapsed_secs: elapsed.as_secs_f64(),
-            threads: counted.threads,
-            split_depth: counted.split_depth,
-            units: counted.units,
-            engine: counted.engine,
-            plan: counted.plan,
-            known: known::total(n),
-            matches_known: if partial {
-                None
-            } else {
-                known::matches_total(n, counted.solutions)
-            },
-            unique: unique.map(|u| UniqueRecord {
-                unique: u.unique,
-                classes: u.classes,
-                half_turn_symmetric: u.half_turn,
-                quarter_turn_symmetric: u.quarter_turn,
-                known_unique: known::unique(n),
-                matches_known_unique: known::matches_unique(n, u.unique),
-            }),
-            cross_check,
-            resumed_units: counted.resumed_units,
-            journal: counted.journal,
-            version: env!("CARGO_PKG_VERSION"),
-        };
-        mismatches += style.write(&mut out, &record)?;
-        if output.is_some() {
+    let mut out = super::stdout();
+    request.style.header(&mut out)?;
+    let (mut records, mut mismatches) = (Vec::new(), 0);
+    for n in request.first..=request.last {
+        let (record, wrong) = request.count_size(n, ready.take(), shard.as_ref(), &pool)?;
+        mismatches += wrong + request.style.write(&mut out, &record)?;
+        if request.output.is_some() {
             records.extend(serde_json::to_vec(&record)?);
             records.push(b'\n');
         }
     }
-    if let Some(output) = &output {
+    if let Some(output) = &request.output {
         output.write(&records)?;
     }
     Ok(if mismatches > 0 {
@@ -442,6 +216,564 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+impl<'a> Request<'a> {
+    /// Checks what clap cannot: refusals are one line and exit 2.
+    fn resolve(args: &'a CountArgs) -> anyhow::Result<Self> {
+        let Sizes { first, last } = args.sizes;
+        if let Some(refusal) = args
+            .algorithm
+            .and_then(|a| refuse_size(Algorithm::from(a), last, args.force))
+        {
+            return Err(UsageError(refusal).into());
+        }
+        for (given, flag) in [
+            (args.units.is_some(), "--units counts units"),
+            (args.checkpoint.is_some(), "--checkpoint keeps the units"),
+            (args.shard.is_some(), "--shard counts a share"),
+        ] {
+            if given && first != last {
+                return Err(UsageError(format!(
+                    "{flag} of one plan: give one board size, not {first}..{last}"
+                ))
+                .into());
+            }
+        }
+        if let Some(engine) = args.engine.map(Engine::from)
+            && let Some(refusal) = [first, last]
+                .into_iter()
+                .find_map(|n| refuse_engine(engine, n))
+        {
+            return Err(UsageError(refusal).into());
+        }
+        if let Some(refusal) = args.refuse_split_depth() {
+            return Err(UsageError(refusal).into());
+        }
+        let threads = super::args::threads(args.threads)?;
+        if args.engine == Some(EngineArg::Gpu) {
+            let name = queens::count::gpu::probe().map_err(|why| UsageError(why.to_string()))?;
+            if !args.quiet && !args.json {
+                eprintln!("queens: counting on {name}");
+            }
+        }
+        let shard = match args
+            .shard
+            .map(|s| s.resolve(|name| std::env::var(name).ok()))
+        {
+            Some(Ok(shard)) => Some(shard),
+            Some(Err(line)) => return Err(UsageError(line).into()),
+            None => None,
+        };
+        let out_dir = args.out_dir.as_deref().unwrap_or(Path::new("."));
+        let inputs = inputs(args, shard, out_dir);
+        let inputs: Vec<Input<'_>> = (inputs.iter())
+            .map(|(role, path)| Input { role, path })
+            .collect();
+        let output = args
+            .output
+            .as_deref()
+            .map(|path| Output::new(path, "--output", &inputs))
+            .transpose()?;
+        if last > LARGEST_KNOWN && !args.quiet {
+            eprintln!(
+                "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will \
+                 check this count, and n = {last} may run for years"
+            );
+        }
+        let style = if args.json {
+            Style::Json
+        } else if args.quiet {
+            Style::Quiet
+        } else {
+            Style::Human {
+                unique: args.unique,
+            }
+        };
+        let split_depth = args.split_depth.unwrap_or(if shard.is_some() {
+            queens::shard::SPLIT_DEPTH
+        } else {
+            DEFAULT_SPLIT_DEPTH
+        });
+        let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
+            .with_split_depth(split_depth)
+            .with_memory_limit(super::memory::available()?);
+        let wait = args
+            .lock_wait
+            .unwrap_or(if shard.is_some() { SHARD_LOCK_WAIT } else { 0 });
+        Ok(Self {
+            args,
+            first,
+            last,
+            config,
+            style,
+            shard,
+            out_dir,
+            output,
+            lock_wait: Duration::from_secs(wait),
+        })
+    }
+
+    /// The journal's path: `--checkpoint`, or the shard's beside its result.
+    fn journal_path<'p>(&'p self, shard: Option<&'p Prepared>) -> Option<&'p Path> {
+        (self.args.checkpoint.as_deref()).or(shard.map(|s| s.journal.as_path()))
+    }
+
+    /// Gets `plan` (or the shard's) ready to count: its memory and the
+    /// units asked for checked, its journal opened and replayed.
+    fn ready(
+        &self,
+        plan: Plan,
+        shard: Option<&Prepared>,
+        pool: &ThreadPool,
+    ) -> anyhow::Result<Ready> {
+        Counter::new(plan.n())
+            .config(&self.config)
+            .pool(pool)
+            .fits(&plan)?;
+        let ids = (self.args.units.as_ref().map(|UnitList(ids)| ids.as_slice()))
+            .or(shard.map(|s| s.units.0.as_slice()));
+        let job = match ids {
+            Some(ids) => CountJob::units(&plan, ids).map_err(|e| unit_refusal(&plan, &e))?,
+            None => CountJob::whole(&plan),
+        };
+        let Some(path) = self.journal_path(shard) else {
+            let journal = None;
+            return Ok(Ready { plan, job, journal });
+        };
+        let opened = self.open_journal(path, &plan, ids)?;
+        let job = job.resume(opened.done);
+        if job.left().is_empty() && !self.args.quiet {
+            eprintln!(
+                "queens: {} holds every unit of this count: the run finished; nothing to count",
+                path.display()
+            );
+        }
+        let journal = Some(opened.journal);
+        Ok(Ready { plan, job, journal })
+    }
+
+    /// Counts the `n`-board with the method asked for, checks it, and
+    /// returns its record and how many checks it failed.
+    fn count_size(
+        &self,
+        n: u32,
+        ready: Option<Ready>,
+        shard: Option<&Prepared>,
+        pool: &ThreadPool,
+    ) -> anyhow::Result<(CountRecord, u32)> {
+        let show = matches!(self.style, Style::Human { .. }) && io::stderr().is_terminal();
+        let progress = Progress::new(n, show, self.long_hint());
+        let started = Instant::now();
+        let method = self.args.method(n);
+        let mut record = match method {
+            Method::Engine(engine) => {
+                let ready = match ready {
+                    Some(ready) => ready,
+                    None => self.ready(plan_for(n, engine, &self.config)?, None, pool)?,
+                };
+                let Ready { plan, job, journal } = ready;
+                let (count, journal) = self.count_plan(&plan, &job, journal, pool, &progress)?;
+                if let Some(prepared) = shard {
+                    self.write_shard(&plan, prepared, &count, &job)?;
+                }
+                let journal = journal.map(|j| j.path().display().to_string());
+                engine_record(&count, job.is_whole(), job.resumed().len(), journal)
+            }
+            Method::Ladder(algorithm) => signals::wait(
+                || self.count_ladder(algorithm, n, pool, &progress),
+                || quit(n),
+            )?,
+        };
+        progress.finish();
+        record.elapsed_secs = started.elapsed().as_secs_f64();
+        let mut wrong = 0;
+        if self.args.unique {
+            let unique = signals::wait(|| queens::unique(n, record.solutions), || quit(n));
+            match unique {
+                Ok(u) => {
+                    record.unique = Some(UniqueRecord {
+                        unique: u.unique,
+                        classes: u.classes,
+                        half_turn_symmetric: u.half_turn,
+                        quarter_turn_symmetric: u.quarter_turn,
+                        known_unique: known::unique(n),
+                        matches_known_unique: known::matches_unique(n, u.unique),
+                    });
+                }
+                Err(inconsistent) => {
+                    mismatch(&format!("for n = {n}: {inconsistent}"));
+                    wrong += 1;
+                }
+            }
+        }
+        if self.args.cross_check {
+            let solutions = record.solutions;
+            record.cross_check =
+                signals::wait(|| self.cross_check(method, n, pool, solutions), || quit(n))?;
+            wrong += u32::from(record.cross_check.as_ref().is_some_and(|c| !c.agrees));
+        }
+        Ok((record, wrong))
+    }
+
+    /// The hint the progress bar gives on a long count.
+    fn long_hint(&self) -> Option<&'static str> {
+        // The GPU reports its units a batch at a time, all at once: the
+        // first units of a batch would pace a wildly long estimate.
+        if self.args.quiet || self.args.engine == Some(EngineArg::Gpu) {
+            return None;
+        }
+        Some(match self.args.checkpoint {
+            Some(_) => "; an interruption keeps every finished unit",
+            None => "; add --checkpoint FILE to keep finished units if it is interrupted",
+        })
+    }
+
+    /// Counts what `job` has left of `plan`, saving each unit to the
+    /// journal as it finishes, and adds the resumed units. On a signal,
+    /// saves what finished and says how to resume.
+    fn count_plan(
+        &self,
+        plan: &Plan,
+        job: &CountJob,
+        journal: Option<Journal>,
+        pool: &ThreadPool,
+        progress: &Progress,
+    ) -> anyhow::Result<(Count, Option<Journal>)> {
+        let observers = Both(progress, journal.as_ref());
+        let counter = Counter::new(plan.n())
+            .config(&self.config)
+            .pool(pool)
+            .observer(&observers)
+            .units(job.left())
+            .cancel(signals::stop_flag());
+        let last_words = || {
+            progress.finish();
+            let resumed = job.resumed().len();
+            interrupted(journal.as_ref(), resumed, progress.units_done(), job.len())
+        };
+        let count = signals::wait(
+            || counter.run_plan(plan),
+            || {
+                // Units still running may finish while the process exits:
+                // the journal stays held so that none is written after the
+                // last words.
+                std::mem::forget(last_words());
+            },
+        )?;
+        if signals::stopped() {
+            let (_held, code) = last_words();
+            return Err(Interrupted(code).into());
+        }
+        if let Some(journal) = &journal {
+            journal
+                .finish()
+                .with_context(|| format!("writing the journal {}", journal.path().display()))?;
+        }
+        Ok((job.finish(count)?, journal))
+    }
+
+    /// Opens the journal at `path` for `plan`, or says why not: exit 2 for
+    /// a file that is not this plan's journal, 1 for one in use.
+    fn open_journal(
+        &self,
+        path: &Path,
+        plan: &Plan,
+        ids: Option<&[u32]>,
+    ) -> anyhow::Result<Opened> {
+        match Journal::open(path, plan, ids, self.lock_wait) {
+            Ok(opened) => {
+                if let Some((line, bytes)) = opened.cut
+                    && !self.args.quiet
+                {
+                    eprintln!(
+                        "queens: warning: {} was damaged from line {line} on ({bytes} bytes, a \
+                         torn or corrupt record): cut there; those units will be counted again",
+                        path.display()
+                    );
+                }
+                Ok(opened)
+            }
+            Err(Refused::Busy(line)) => Err(anyhow::anyhow!(line)),
+            Err(Refused::Unusable(line)) => Err(UsageError(line).into()),
+        }
+    }
+
+    /// Writes the shard's result and says so.
+    fn write_shard(
+        &self,
+        plan: &Plan,
+        prepared: &Prepared,
+        count: &Count,
+        job: &CountJob,
+    ) -> anyhow::Result<()> {
+        let resumed = job.resumed().iter().map(|&(id, _)| id).collect();
+        let file = shard::finish(plan, prepared, &count.unit_counts, resumed)?;
+        if !self.args.quiet {
+            eprintln!(
+                "queens: shard {} of n = {}: {} units, subtotal {}, written to {}",
+                prepared.shard,
+                plan.n(),
+                file.units.len(),
+                file.total,
+                prepared.result.display()
+            );
+        }
+        Ok(())
+    }
+
+    /// Counts with a step of the ladder: the slow ones on their own, the
+    /// last two (bitmask and parallel) as the mirror engine, serial and on
+    /// the pool.
+    fn count_ladder(
+        &self,
+        algorithm: Algorithm,
+        n: u32,
+        pool: &ThreadPool,
+        progress: &Progress,
+    ) -> anyhow::Result<CountRecord> {
+        let counter = match algorithm {
+            Algorithm::Parallel => Counter::new(n).config(&self.config).pool(pool),
+            Algorithm::Bitmask => Counter::new(n).config(&self.config).threads(1),
+            slow => {
+                let solutions = count_with(slow, n, &self.config)?;
+                return Ok(bare_record(n, solutions, 1, slow.name()));
+            }
+        };
+        let count = counter
+            .engine(Engine::Mirror)
+            .observer(progress)
+            .run()
+            .with_context(|| format!("counting n = {n} with --algorithm {algorithm}"))?;
+        let mut record = engine_record(&count, true, 0, None);
+        if algorithm == Algorithm::Bitmask {
+            record.engine = algorithm.name();
+        }
+        Ok(record)
+    }
+
+    /// Counts `n` again with a second, independent engine; says loudly when
+    /// the two disagree. `None` when no second engine covers `n`.
+    fn cross_check(
+        &self,
+        method: Method,
+        n: u32,
+        pool: &ThreadPool,
+        solutions: u128,
+    ) -> anyhow::Result<Option<CrossCheck>> {
+        let first = match method {
+            Method::Engine(e) => e,
+            Method::Ladder(Algorithm::Parallel | Algorithm::Bitmask) => Engine::Mirror,
+            // The slow algorithms share nothing with the engines.
+            Method::Ladder(_) => Engine::Join,
+        };
+        let Some(other) = first.second_opinion(n) else {
+            if !self.args.quiet {
+                let join = Engine::Join.range();
+                eprintln!(
+                    "queens: warning: no second engine for n = {n} (the join covers {} <= n <= \
+                     {}): not cross-checked",
+                    join.start(),
+                    join.end()
+                );
+            }
+            return Ok(None);
+        };
+        let second = Counter::new(n)
+            .engine(other)
+            .config(&self.config)
+            .pool(pool)
+            .run()
+            .with_context(|| format!("cross-checking n = {n} with the {other} engine"))?;
+        let agrees = second.solutions == solutions;
+        if !agrees {
+            let by = match method {
+                Method::Engine(e) => format!("the {e} engine"),
+                Method::Ladder(a) => format!("--algorithm {}", a.name()),
+            };
+            mismatch(&format!(
+                "for n = {n}: {by} counted {solutions} but the {other} engine {}",
+                second.solutions
+            ));
+        }
+        Ok(Some(CrossCheck {
+            engine: other.name(),
+            solutions: second.solutions,
+            agrees,
+        }))
+    }
+}
+
+/// The plan of `engine` for `n`, with the count's config.
+fn plan_for(n: u32, engine: Engine, config: &Config) -> anyhow::Result<Plan> {
+    Plan::new(n, engine, config)
+        .with_context(|| format!("counting n = {n} with the {engine} engine"))
+}
+
+/// The files this count reads or writes besides `--output`, which must be
+/// none of them: checked when the count starts and again when the result
+/// is written.
+fn inputs(
+    args: &CountArgs,
+    shard: Option<ShardId>,
+    out_dir: &Path,
+) -> Vec<(&'static str, PathBuf)> {
+    let mut inputs = Vec::new();
+    if let Some(journal) = &args.checkpoint {
+        inputs.push(("the journal", journal.clone()));
+    }
+    if let Some(shard) = shard {
+        let result = out_dir.join(ShardFile::file_name(shard.index, shard.of));
+        inputs.push(("the shard's journal", result.with_extension("journal")));
+        inputs.push(("the shard result", result));
+    }
+    inputs
+}
+
+/// A unit list the plan refuses, as the user should read it.
+fn unit_refusal(plan: &Plan, err: &queens::Error) -> anyhow::Error {
+    let (n, engine) = (plan.n(), plan.engine());
+    match err {
+        queens::Error::Unit { id, .. } => {
+            let has = match plan.len() {
+                // n = 2: the rows a unit fixes have no legal placement.
+                0 => format!("no units, as n = {n} has no solution"),
+                len => format!("units 0 to {} (see 'queens plan {n} --units')", len - 1),
+            };
+            UsageError(format!(
+                "unit {id} is not in the plan: n = {n} with the {engine} engine has {has}"
+            ))
+            .into()
+        }
+        other => UsageError(other.to_string()).into(),
+    }
+}
+
+/// The record of an engine's count: of the whole plan, or of some units;
+/// `resumed` of them taken from `journal`.
+fn engine_record(
+    count: &Count,
+    whole: bool,
+    resumed: usize,
+    journal: Option<String>,
+) -> CountRecord {
+    let mut record = bare_record(count.n, count.solutions, count.threads, count.engine.name());
+    record.split_depth = count.split_depth;
+    record.plan = Some(count.plan.to_string());
+    record.units = Some(if whole {
+        Units::All(count.units)
+    } else {
+        Units::Some(count.unit_counts.clone())
+    });
+    if !whole {
+        record.matches_known = None;
+    }
+    record.resumed_units = resumed;
+    record.journal = journal;
+    record
+}
+
+/// The record of `solutions` counted on `threads` threads by `engine`,
+/// with nothing else known yet.
+fn bare_record(n: u32, solutions: u128, threads: usize, engine: &'static str) -> CountRecord {
+    CountRecord {
+        n,
+        solutions,
+        elapsed_secs: 0.0,
+        threads,
+        split_depth: None,
+        units: None,
+        engine,
+        plan: None,
+        known: known::total(n),
+        matches_known: known::matches_total(n, solutions),
+        unique: None,
+        cross_check: None,
+        resumed_units: 0,
+        journal: None,
+        version: env!("CARGO_PKG_VERSION"),
+    }
+}
+
+/// The last words of an interrupted count: the journal synced and held,
+/// so that nothing more is written, one line on what was kept, and the
+/// signal's exit code.
+fn interrupted(
+    journal: Option<&Journal>,
+    resumed: usize,
+    counted: usize,
+    target: usize,
+) -> (Option<RwLockWriteGuard<'_, ()>>, u8) {
+    let code = signals::exit_code();
+    let Some(journal) = journal else {
+        eprintln!(
+            "interrupted: {counted} of {target} units were counted and are lost; --checkpoint \
+             FILE would have kept them"
+        );
+        return (None, code);
+    };
+    let (held, written) = journal.sync_and_hold();
+    eprintln!(
+        "interrupted: {} of {target} units saved in {}; rerun the same command to resume",
+        resumed + written,
+        journal.path().display()
+    );
+    (Some(held), code)
+}
+
+/// The last words of a count interrupted outside the units of a plan (a
+/// slow algorithm, the symmetric searches of `--unique`, a cross-check).
+fn quit(n: u32) {
+    eprintln!("interrupted while counting n = {n}: nothing of it is kept");
+}
+
+/// The progress bar and the journal, as one observer: the journal first,
+/// so that a unit is on its way to the disk before anything is shown.
+struct Both<'a>(&'a Progress, Option<&'a Journal>);
+
+impl Observer for Both<'_> {
+    fn start(&self, units: usize, total_cost: u64) {
+        self.0.start(units, total_cost);
+    }
+
+    fn unit_done(&self, done: &UnitDone) {
+        if let Some(journal) = self.1 {
+            journal.unit_done(done);
+        }
+        self.0.unit_done(done);
+    }
+}
+
+/// A shard whose result is already written: says so, reports it as if
+/// counted (nothing of it is counted again) and succeeds.
+fn already_done(file: &ShardFile, path: &Path, request: &Request<'_>) -> anyhow::Result<ExitCode> {
+    if !matches!(request.style, Style::Quiet) {
+        eprintln!(
+            "queens: {} already holds shard {}/{}, checked: nothing to count",
+            path.display(),
+            file.shard,
+            file.shards
+        );
+    }
+    let units: Vec<(u32, u128)> = (file.units.iter())
+        .map(|&(id, c)| (id, u128::from(c)))
+        .collect();
+    let engine = Engine::from_str(&file.engine).map_or("?", Engine::name);
+    let mut record = bare_record(file.n, units.iter().map(|&(_, c)| c).sum(), 0, engine);
+    record.split_depth = file.split;
+    record.matches_known = None;
+    record.plan = Some(file.plan.clone());
+    record.resumed_units = file.units.len();
+    record.units = Some(Units::Some(units));
+    let mut out = super::stdout();
+    request.style.header(&mut out)?;
+    request.style.write(&mut out, &record)?;
+    if let Some(output) = &request.output {
+        let mut bytes = serde_json::to_vec(&record)?;
+        bytes.push(b'\n');
+        output.write(&bytes)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 impl CountArgs {
@@ -495,369 +827,4 @@ impl Method {
             Self::Ladder(a) => matches!(a, Algorithm::Bitmask | Algorithm::Parallel),
         }
     }
-}
-
-/// How the units of a plan are run: on which pool, which units, with
-/// which journal.
-struct Run<'a> {
-    pool: &'a ThreadPool,
-    config: &'a Config,
-    /// `--units`: only these.
-    units: Option<&'a UnitList>,
-    /// `--checkpoint`: the journal's path.
-    checkpoint: Option<&'a Path>,
-    quiet: bool,
-    /// How long to wait for a journal another process holds.
-    lock_wait: Duration,
-}
-
-/// Counts the units of `plan` that `run` asks for and its journal does not
-/// hold yet, saving each to the journal as it finishes. On a signal, saves
-/// what finished, says how to resume and exits.
-fn count_plan(
-    plan: &Plan,
-    run: &Run<'_>,
-    progress: &Progress,
-    opened: Option<Opened>,
-) -> anyhow::Result<Counted> {
-    let all: Vec<u32>;
-    let target = match run.units {
-        Some(UnitList(ids)) => ids.as_slice(),
-        None => {
-            all = (0..plan.len() as u32).collect();
-            &all
-        }
-    };
-    let opened = match (opened, run.checkpoint) {
-        (Some(opened), _) => Some(opened),
-        (None, Some(path)) => Some(open_journal(path, plan, run)?),
-        (None, None) => None,
-    };
-    let (journal, resumed) = match opened {
-        Some(opened) => {
-            let mut wanted = vec![false; plan.len()];
-            target.iter().for_each(|&id| wanted[id as usize] = true);
-            let resumed: Vec<(u32, u128)> = opened
-                .done
-                .into_iter()
-                .filter(|&(id, _)| wanted[id as usize])
-                .collect();
-            (Some(opened.journal), resumed)
-        }
-        None => (None, Vec::new()),
-    };
-    let mut left = vec![true; plan.len()];
-    resumed
-        .iter()
-        .for_each(|&(id, _)| left[id as usize] = false);
-    let to_count: Vec<u32> = target
-        .iter()
-        .copied()
-        .filter(|&id| left[id as usize])
-        .collect();
-    if let Some(journal) = &journal
-        && to_count.is_empty()
-        && !run.quiet
-    {
-        eprintln!(
-            "queens: {} holds every unit of this count: the run finished; nothing to count",
-            journal.path().display()
-        );
-    }
-
-    let observers = Both(progress, journal.as_ref());
-    let counter = Counter::new(plan.n())
-        .config(run.config)
-        .pool(run.pool)
-        .observer(&observers)
-        .units(&to_count)
-        .cancel(signals::stop_flag());
-    let interrupted = || {
-        progress.finish();
-        interrupted(
-            journal.as_ref(),
-            resumed.len(),
-            progress.units_done(),
-            target.len(),
-        );
-    };
-    let count = signals::wait(|| counter.run_plan(plan), interrupted)?;
-    if signals::stopped() {
-        interrupted();
-    }
-    if let Some(journal) = &journal {
-        journal
-            .finish()
-            .with_context(|| format!("writing the journal {}", journal.path().display()))?;
-    }
-
-    let mut unit_counts = resumed.clone();
-    unit_counts.extend_from_slice(&count.unit_counts);
-    unit_counts.sort_unstable();
-    // Every unit asked for, once: the journal's and this run's never
-    // overlap, and a total is only reported whole.
-    anyhow::ensure!(
-        unit_counts.len() == target.len()
-            && unit_counts.windows(2).all(|pair| pair[0].0 < pair[1].0),
-        "internal error: {} units counted for {} asked; no total is reported (please report it)",
-        unit_counts.len(),
-        target.len()
-    );
-    Ok(Counted {
-        solutions: unit_counts.iter().map(|&(_, c)| c).sum(),
-        threads: count.threads,
-        split_depth: count.split_depth,
-        units: Some(match run.units {
-            Some(_) => Units::Some(unit_counts),
-            None => Units::All(unit_counts.len()),
-        }),
-        engine: plan.engine().name(),
-        plan: Some(plan.hash().to_string()),
-        resumed_units: resumed.len(),
-        resumed_ids: resumed.iter().map(|&(id, _)| id).collect(),
-        journal: journal.map(|j| j.path().display().to_string()),
-    })
-}
-
-/// Opens the journal at `path` for `plan`, or says why not: exit 2 for a
-/// file that is not this plan's journal, 1 for one in use.
-fn open_journal(path: &Path, plan: &Plan, run: &Run<'_>) -> anyhow::Result<Opened> {
-    let quiet = run.quiet;
-    let target = run.units.map(|UnitList(ids)| ids.as_slice());
-    match Journal::open(path, plan, target, run.lock_wait) {
-        Ok(opened) => {
-            if let Some((line, bytes)) = opened.cut
-                && !quiet
-            {
-                eprintln!(
-                    "queens: warning: {} was damaged from line {line} on ({bytes} bytes, a \
-                     torn or corrupt record): cut there; those units will be counted again",
-                    path.display()
-                );
-            }
-            Ok(opened)
-        }
-        Err(Refused::Busy(line)) => Err(anyhow::anyhow!(line)),
-        Err(Refused::Unusable(line)) => Err(super::UsageError(line).into()),
-    }
-}
-
-/// The end of an interrupted count: the journal synced (and held, so
-/// that nothing more is written), one line on what was kept, and the
-/// signal's exit code.
-fn interrupted(journal: Option<&Journal>, resumed: usize, counted: usize, target: usize) -> ! {
-    let code = signals::exit_code();
-    match journal {
-        Some(journal) => {
-            let (_held, written) = journal.sync_and_hold();
-            let saved = resumed + written;
-            eprintln!(
-                "interrupted: {saved} of {target} units saved in {}; rerun the same command to \
-                 resume",
-                journal.path().display()
-            );
-            std::process::exit(i32::from(code));
-        }
-        None => {
-            eprintln!(
-                "interrupted: {counted} of {target} units were counted and are lost; \
-                 --checkpoint FILE would have kept them"
-            );
-            std::process::exit(i32::from(code));
-        }
-    }
-}
-
-/// The end of a count interrupted outside the units of a plan (a slow
-/// algorithm, the symmetric searches of `--unique`, a cross-check).
-fn quit(n: u32) -> ! {
-    eprintln!("interrupted while counting n = {n}: nothing of it is kept");
-    std::process::exit(i32::from(signals::exit_code()));
-}
-
-/// The progress bar and the journal, as one observer: the journal first,
-/// so that a unit is on its way to the disk before anything is shown.
-struct Both<'a>(&'a Progress, Option<&'a Journal>);
-
-impl Observer for Both<'_> {
-    fn start(&self, units: usize, total_cost: u64) {
-        self.0.start(units, total_cost);
-    }
-
-    fn unit_done(&self, done: &UnitDone) {
-        if let Some(journal) = self.1 {
-            journal.unit_done(done);
-        }
-        self.0.unit_done(done);
-    }
-}
-
-/// Counts with a step of the ladder; the last two steps are the mirror
-/// engine, serial and parallel.
-fn count_ladder(
-    algorithm: Algorithm,
-    n: u32,
-    config: &Config,
-    pool: &ThreadPool,
-    progress: &Progress,
-) -> anyhow::Result<Counted> {
-    let (engine_config, name) = match algorithm {
-        Algorithm::Parallel => (*config, "mirror"),
-        Algorithm::Bitmask => (
-            Config::with_threads(1)
-                .with_split_depth(config.split_depth)
-                .with_memory_limit(config.memory_limit),
-            "bitmask",
-        ),
-        slow => {
-            return Ok(Counted {
-                solutions: count_with(slow, n, config)?,
-                threads: 1,
-                split_depth: None,
-                units: None,
-                engine: slow.name(),
-                plan: None,
-                resumed_units: 0,
-                resumed_ids: Vec::new(),
-                journal: None,
-            });
-        }
-    };
-    let plan = Plan::new(n, Engine::Mirror, &engine_config)?;
-    let mut counted = if algorithm == Algorithm::Bitmask {
-        let count = Counter::new(n)
-            .config(&engine_config)
-            .observer(progress)
-            .run_plan(&plan)?;
-        Counted {
-            solutions: count.solutions,
-            threads: count.threads,
-            split_depth: count.split_depth,
-            units: Some(Units::All(count.units)),
-            engine: name,
-            plan: Some(plan.hash().to_string()),
-            resumed_units: 0,
-            resumed_ids: Vec::new(),
-            journal: None,
-        }
-    } else {
-        let run = Run {
-            pool,
-            config,
-            units: None,
-            checkpoint: None,
-            quiet: true,
-            lock_wait: Duration::ZERO,
-        };
-        count_plan(&plan, &run, progress, None)?
-    };
-    counted.engine = name;
-    Ok(counted)
-}
-
-/// Counts `n` again with a second, independent engine; says loudly when
-/// the two disagree. `None` when no second engine covers `n`.
-fn cross_check(
-    method: Method,
-    n: u32,
-    config: &Config,
-    pool: &ThreadPool,
-    solutions: u128,
-    quiet: bool,
-) -> anyhow::Result<Option<CrossCheck>> {
-    let first = match method {
-        Method::Engine(e) => e,
-        Method::Ladder(Algorithm::Parallel | Algorithm::Bitmask) => Engine::Mirror,
-        // The slow algorithms share nothing with the engines.
-        Method::Ladder(_) => Engine::Join,
-    };
-    let Some(other) = first.second_opinion(n) else {
-        if !quiet {
-            let join = Engine::Join.range();
-            eprintln!(
-                "queens: warning: no second engine for n = {n} (the join covers {} <= n <= {}): \
-                 not cross-checked",
-                join.start(),
-                join.end()
-            );
-        }
-        return Ok(None);
-    };
-    let second = Counter::new(n)
-        .engine(other)
-        .config(config)
-        .pool(pool)
-        .run()
-        .with_context(|| format!("cross-checking n = {n} with the {other} engine"))?;
-    let agrees = second.solutions == solutions;
-    if !agrees {
-        let by = match method {
-            Method::Engine(e) => format!("the {e} engine"),
-            Method::Ladder(a) => format!("--algorithm {}", a.name()),
-        };
-        mismatch(&format!(
-            "for n = {n}: {by} counted {solutions} but the {other} engine {}",
-            second.solutions
-        ));
-    }
-    Ok(Some(CrossCheck {
-        engine: other.name(),
-        solutions: second.solutions,
-        agrees,
-    }))
-}
-
-/// A shard whose result is already written: says so, reports it as if
-/// counted (nothing of it is counted again) and succeeds.
-fn already_done(
-    file: &ShardFile,
-    path: &Path,
-    style: Style,
-    output: Option<&Output>,
-) -> anyhow::Result<ExitCode> {
-    if !matches!(style, Style::Quiet) {
-        eprintln!(
-            "queens: {} already holds shard {}/{}, checked: nothing to count",
-            path.display(),
-            file.shard,
-            file.shards
-        );
-    }
-    let units: Vec<(u32, u128)> = file
-        .units
-        .iter()
-        .map(|&(id, c)| (id, u128::from(c)))
-        .collect();
-    let record = CountRecord {
-        n: file.n,
-        solutions: units.iter().map(|&(_, c)| c).sum(),
-        elapsed_secs: 0.0,
-        threads: 0,
-        split_depth: file.split,
-        units: Some(Units::Some(units)),
-        engine: Engine::from_str(&file.engine).map_or("?", Engine::name),
-        plan: Some(file.plan.clone()),
-        known: known::total(file.n),
-        matches_known: None,
-        unique: None,
-        cross_check: None,
-        resumed_units: file.units.len(),
-        journal: None,
-        version: env!("CARGO_PKG_VERSION"),
-    };
-    let mut out = super::stdout();
-    style.header(&mut out)?;
-    style.write(&mut out, &record)?;
-    if let Some(output) = output {
-        let mut bytes = serde_json::to_vec(&record)?;
-        bytes.push(b'\n');
-        output.write(&bytes)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// A usage error found after parsing: one line, exit 2.
-fn usage(line: &str) -> anyhow::Result<ExitCode> {
-    eprintln!("queens: {line}");
-    Ok(ExitCode::from(EXIT_USAGE))
 }

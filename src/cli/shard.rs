@@ -11,8 +11,8 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use queens::shard::{self, Assignment, ShardFile, ShardId};
-use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, Plan};
+use queens::shard::{Assignment, ShardFile, ShardId};
+use queens::{Config, Engine, Plan};
 
 use super::UsageError;
 use super::args::UnitList;
@@ -53,7 +53,7 @@ pub fn prepare(
     let journal = result.with_extension("journal");
     if result.exists() {
         let file = read(&result).map_err(|why| UsageError(why.to_string()))?;
-        return match check_one(&plan, shard, &name, &file) {
+        return match file.problem_as(&plan, shard, &name) {
             None => Ok(Task::Done(file, result)),
             Some(why) => Err(UsageError(format!(
                 "{} is already there and is not this shard's result ({why}); move it away or \
@@ -71,20 +71,6 @@ pub fn prepare(
         journal,
     };
     Ok(Task::Count(plan, prepared))
-}
-
-/// Why `file` is not a whole, consistent result for `shard` of `plan`,
-/// or `None` if it is.
-fn check_one(plan: &Plan, shard: ShardId, name: &str, file: &ShardFile) -> Option<String> {
-    if (file.shard, file.shards) != (shard.index, shard.of) {
-        return Some(format!("it is shard {}/{}", file.shard, file.shards));
-    }
-    let merged = shard::merge(plan, &[(name.to_owned(), file.clone())]);
-    merged
-        .problems
-        .iter()
-        .find(|p| !matches!(p, shard::Problem::Missing { .. }))
-        .map(ToString::to_string)
 }
 
 /// Writes the shard's result atomically, then drops its journal, whose
@@ -117,14 +103,7 @@ pub fn finish(
 /// This build's plan for the run `file` belongs to, or why there is none
 /// (the library's [`queens::Error`] when it refused the plan).
 pub fn plan_of(file: &ShardFile) -> anyhow::Result<Plan> {
-    let engine: Engine = file
-        .engine
-        .parse()
-        .map_err(|_| anyhow::anyhow!("engine '{}' is not one this build has", file.engine))?;
-    let config = Config::default()
-        .with_split_depth(file.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
-        .with_memory_limit(super::memory::available()?);
-    Ok(Plan::new(file.n, engine, &config)?)
+    Ok(file.plan(super::memory::available()?)?)
 }
 
 /// Why a file could not be read as a shard result: one line.

@@ -22,7 +22,6 @@ use queens::journal::{self, Replay};
 use queens::shard::{self, ShardFile};
 use queens::{Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, Plan};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use super::args::parse_threads;
 use super::files;
@@ -139,7 +138,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let present: Vec<u32> = (0..plan.len() as u32)
         .filter(|&id| counts[id as usize].is_some())
         .collect();
-    let sample = pick(&present, args.sample, seed, &first);
+    let sample = queens::sample_units(&present, args.sample, seed, &first);
     if !args.json {
         let journal = if first.is_empty() || source == "the journal" {
             String::new()
@@ -304,25 +303,6 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     })
 }
 
-/// The `percent`% of `ids` (at least one, if any): those in `first` (in
-/// id order) before the rest, and within each, those whose SHA-256 of
-/// `seed:id` is smallest; in id order.
-fn pick(ids: &[u32], percent: f64, seed: u64, first: &[u32]) -> Vec<u32> {
-    let want =
-        ((ids.len() as f64 * percent / 100.0).ceil() as usize).clamp(ids.len().min(1), ids.len());
-    let mut keyed: Vec<(bool, [u8; 32], u32)> = ids
-        .iter()
-        .map(|&id| {
-            let later = first.binary_search(&id).is_err();
-            (later, Sha256::digest(format!("{seed}:{id}")).into(), id)
-        })
-        .collect();
-    keyed.sort_unstable();
-    let mut sample: Vec<u32> = keyed.into_iter().take(want).map(|(_, _, id)| id).collect();
-    sample.sort_unstable();
-    sample
-}
-
 /// A seed nobody chose: the clock's nanoseconds and the process id.
 fn fresh_seed() -> u64 {
     let nanos = SystemTime::now()
@@ -334,33 +314,6 @@ fn fresh_seed() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn samples_are_reproducible_sized_and_seed_dependent() {
-        let ids: Vec<u32> = (0..1000).collect();
-        let a = pick(&ids, 1.0, 7, &[]);
-        assert_eq!(a.len(), 10);
-        assert_eq!(a, pick(&ids, 1.0, 7, &[]));
-        assert_ne!(a, pick(&ids, 1.0, 8, &[]));
-        assert!(a.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(pick(&ids, 0.01, 1, &[]).len(), 1);
-        assert_eq!(pick(&ids, 100.0, 1, &[]), ids);
-        assert!(pick(&[], 50.0, 1, &[]).is_empty());
-    }
-
-    #[test]
-    fn units_from_journals_are_sampled_first() {
-        // Issue 21: a shard's journal units are the ones a forger could
-        // have written, so a small sample takes them before the rest.
-        let ids: Vec<u32> = (0..1000).collect();
-        let first: Vec<u32> = (0..1000).step_by(100).collect();
-        assert_eq!(pick(&ids, 1.0, 7, &first), first);
-        let some = pick(&ids, 0.5, 7, &first);
-        assert_eq!(some.len(), 5);
-        assert!(some.iter().all(|id| first.contains(id)));
-        let more = pick(&ids, 2.0, 7, &first);
-        assert!(first.iter().all(|id| more.contains(id)) && more.len() == 20);
-    }
 
     #[test]
     fn percentages_are_checked() {
