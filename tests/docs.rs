@@ -119,7 +119,7 @@ fn steady_json(value: &mut serde_json::Value) {
         serde_json::Value::Array(items) => items.iter_mut().for_each(steady_json),
         serde_json::Value::Object(fields) => {
             for (key, field) in fields.iter_mut() {
-                if ["machine", "commit", "seed"].contains(&key.as_str()) {
+                if ["machine", "commit"].contains(&key.as_str()) {
                     *field = serde_json::Value::Null;
                 } else {
                     steady_json(field);
