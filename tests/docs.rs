@@ -77,10 +77,9 @@ fn console_blocks(place: &str, text: &str) -> Vec<Vec<Example>> {
 fn run(command: &str, dir: &Path) -> String {
     let queens = assert_cmd::cargo::cargo_bin!("queens");
     let bin_dir = queens.parent().unwrap();
-    let path = std::env::join_paths(
-        std::iter::once(bin_dir.to_path_buf())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
+    let path = std::env::join_paths(std::iter::once(bin_dir.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .unwrap();
     let output = Command::new("bash")
         .arg("-c")
@@ -291,7 +290,10 @@ fn every_link_between_pages_resolves() {
             if !fragment.is_empty() && path.extension().is_some_and(|ext| ext == "md") {
                 let target_text = std::fs::read_to_string(&path).unwrap();
                 if !anchors(&target_text).iter().any(|a| a == fragment) {
-                    broken.push(format!("{}:{line}: {target}: no such heading", page.display()));
+                    broken.push(format!(
+                        "{}:{line}: {target}: no such heading",
+                        page.display()
+                    ));
                 }
             }
         }
@@ -312,7 +314,10 @@ fn the_normaliser_keeps_counts_and_drops_timings() {
         normalise(" 14   365597   13.28 ms   2  ok", dir)
     );
     assert_eq!(
-        normalise(r#"{"n":4,"elapsed_secs":0.5,"journal":"/tmp/.tmpXYZ/a"}"#, dir),
+        normalise(
+            r#"{"n":4,"elapsed_secs":0.5,"journal":"/tmp/.tmpXYZ/a"}"#,
+            dir
+        ),
         normalise(r#"{"n":4,"elapsed_secs":0.25,"journal":"a"}"#, dir)
     );
     assert_ne!(
