@@ -133,11 +133,11 @@ fn steady_json(value: &mut serde_json::Value) {
 fn normalise(line: &str, dir: &str) -> String {
     let line = line.replace(&format!("{dir}/"), "").replace(dir, ".");
     let trimmed = line.trim();
-    if trimmed.starts_with('{') {
-        if let Ok(mut value) = serde_json::from_str::<serde_json::Value>(trimmed) {
-            steady_json(&mut value);
-            return value.to_string();
-        }
+    if trimmed.starts_with('{')
+        && let Ok(mut value) = serde_json::from_str::<serde_json::Value>(trimmed)
+    {
+        steady_json(&mut value);
+        return value.to_string();
     }
     if trimmed.starts_with("machine:") {
         return "machine: ~".to_string();
