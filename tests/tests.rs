@@ -20,6 +20,7 @@ mod cli_scale;
 mod cli_shards;
 mod cli_stdout;
 mod construct;
+mod docs;
 mod fuzz_readers;
 mod gpu;
 mod join;
