@@ -16,7 +16,7 @@ use queens::bench::{self, BenchError, Machine, Report, Workload};
 use queens::{Engine, known};
 use serde::Serialize;
 
-use super::args::{EngineArg, refuse_engine};
+use super::args::refuse_engine;
 use super::files::Output;
 use super::report::{EXIT_MISMATCH, mismatch};
 
@@ -39,7 +39,7 @@ pub struct BenchArgs {
 
     /// The engine for N [default: the faster for N].
     #[arg(long, value_enum, requires = "n")]
-    engine: Option<EngineArg>,
+    engine: Option<Engine>,
 
     /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
     /// every logical CPU, or to RAYON_NUM_THREADS].
@@ -134,7 +134,7 @@ struct JsonWorkload<'a> {
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    if let (Some(n), Some(engine)) = (args.n, args.engine.map(Engine::from)) {
+    if let (Some(n), Some(engine)) = (args.n, args.engine) {
         if let Some(refusal) = refuse_engine(engine, n) {
             return Err(super::UsageError(refusal).into());
         }
@@ -143,7 +143,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let workload = match args.n {
-        Some(n) => Workload::custom(n, args.engine.map(Engine::from)),
+        Some(n) => Workload::custom(n, args.engine),
         None => Workload::v1(),
     };
     // Checked before the benchmark runs, and again when it is written.

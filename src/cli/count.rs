@@ -22,8 +22,8 @@ use rayon::ThreadPool;
 
 use super::EXIT_USAGE;
 use super::args::{
-    AlgorithmArg, EngineArg, ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads,
-    parse_unit_list, refuse_engine, refuse_size,
+    ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads, parse_unit_list,
+    refuse_engine, refuse_size,
 };
 use super::files::{Input, Output};
 use super::journal::{Journal, Opened, Refused};
@@ -75,7 +75,7 @@ pub struct CountArgs {
     /// `mirror` backtracks row by row with mirror symmetry [default: join where it
     /// applies and is faster, else mirror].
     #[arg(long, value_enum)]
-    engine: Option<EngineArg>,
+    engine: Option<Engine>,
 
     /// Count each size with a second, independent engine too (the mirror
     /// backtracker and the join) and exit 3 if they disagree.
@@ -126,7 +126,7 @@ pub struct CountArgs {
     /// Count with this step of the ladder (see `queens ladder`);
     /// --split-depth applies to bitmask and parallel, --threads to parallel.
     #[arg(long, value_name = "NAME", value_enum, conflicts_with = "engine")]
-    algorithm: Option<AlgorithmArg>,
+    algorithm: Option<Algorithm>,
 
     /// Run a slow algorithm on a board it would take over a minute on.
     #[arg(long)]
@@ -163,7 +163,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     let Sizes { first, last } = args.sizes;
     if let Some(refusal) = args
         .algorithm
-        .and_then(|a| refuse_size(Algorithm::from(a), last, args.force))
+        .and_then(|a| refuse_size(a, last, args.force))
     {
         return usage(&refusal);
     }
@@ -178,7 +178,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             ));
         }
     }
-    if let Some(engine) = args.engine.map(Engine::from)
+    if let Some(engine) = args.engine
         && let Some(refusal) = [first, last]
             .into_iter()
             .find_map(|n| refuse_engine(engine, n))
@@ -189,7 +189,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         return usage(&refusal);
     }
     let threads = super::args::threads(args.threads)?;
-    if args.engine == Some(EngineArg::Gpu) {
+    if args.engine == Some(Engine::Gpu) {
         match queens::count::gpu::probe() {
             Ok(name) if !args.quiet && !args.json => eprintln!("queens: counting on {name}"),
             Ok(_) => {}
@@ -337,7 +337,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     for n in first..=last {
         // The GPU reports its units a batch at a time, all at once: the
         // first units of a batch would pace a wildly long estimate.
-        let hint = long_hint.filter(|_| args.engine != Some(EngineArg::Gpu));
+        let hint = long_hint.filter(|_| args.engine != Some(Engine::Gpu));
         let progress = Progress::new(n, show_progress, hint);
         let started = Instant::now();
         let method = args.method(n);
@@ -449,8 +449,8 @@ impl CountArgs {
     /// `--engine`, else the faster engine for `n`.
     fn method(&self, n: u32) -> Method {
         match (self.algorithm, self.engine) {
-            (Some(a), _) => Method::Ladder(Algorithm::from(a)),
-            (None, Some(e)) => Method::Engine(e.into()),
+            (Some(a), _) => Method::Ladder(a),
+            (None, Some(e)) => Method::Engine(e),
             (None, None) => Method::Engine(Engine::best_for(n)),
         }
     }

@@ -10,7 +10,7 @@ use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, MAX_SPLIT_DEPTH, Plan};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
-use super::args::{EngineArg, parse_board_size};
+use super::args::parse_board_size;
 
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {
@@ -21,7 +21,7 @@ pub struct PlanArgs {
 
     /// The engine whose plan to show [default: the one `count` would use].
     #[arg(long, value_enum)]
-    engine: Option<EngineArg>,
+    engine: Option<Engine>,
 
     /// Rows fixed by each unit of the mirror engine (1 to 6).
     #[arg(long, value_name = "D", default_value_t = DEFAULT_SPLIT_DEPTH,
@@ -68,9 +68,7 @@ struct UnitRecord<'a> {
 
 pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let engine = args
-        .engine
-        .map_or_else(|| Engine::best_for(n), Engine::from);
+    let engine = args.engine.unwrap_or_else(|| Engine::best_for(n));
     let config = Config::default()
         .with_split_depth(args.split_depth)
         .with_memory_limit(super::memory::available()?);
