@@ -53,7 +53,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
         Column::right("speed-up", 9),
         Column::left("OEIS A000170", 0),
     ]);
-    report.human(|out| table.header(out))?;
+    report.header(|out| table.header(out))?;
     let mut previous: Option<Duration> = None;
     let mut mismatches = 0;
     for algorithm in Algorithm::ALL {

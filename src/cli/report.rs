@@ -48,9 +48,13 @@ pub trait Human {
 /// A command's output: every write is flushed before the call returns, so
 /// that a row that took an hour is seen at once and a write that fails (a
 /// closed pipe, a full disk, a stdout closed at start) is an error there.
+/// A header waits for the first record, so that a command that fails
+/// before its first result leaves stdout empty.
 pub struct Report<W: Write = BufWriter<super::stdout::Stdout>> {
     out: W,
     form: Form,
+    /// The header, until something is written after it.
+    header: Vec<u8>,
 }
 
 impl Report {
@@ -63,11 +67,36 @@ impl Report {
 impl<W: Write> Report<W> {
     /// A report written to `out`.
     pub fn new(out: W, form: Form) -> Self {
-        Self { out, form }
+        Self {
+            out,
+            form,
+            header: Vec::new(),
+        }
+    }
+
+    /// Keeps what only people read before the first record (a table's
+    /// header), to go out with it; nothing in the other forms.
+    pub fn header(
+        &mut self,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        if self.form == Form::Human {
+            write(&mut self.header)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the header kept, if any.
+    fn take_header(&mut self) -> io::Result<()> {
+        if !self.header.is_empty() {
+            self.out.write_all(&std::mem::take(&mut self.header))?;
+        }
+        Ok(())
     }
 
     /// Writes `record` in the report's form.
     pub fn record<R: Serialize + Human + ?Sized>(&mut self, record: &R) -> io::Result<()> {
+        self.take_header()?;
         match self.form {
             Form::Json => json_line(&mut self.out, record)?,
             Form::Human => record.human(&mut self.out)?,
@@ -83,6 +112,7 @@ impl<W: Write> Report<W> {
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> io::Result<()> {
         if self.form == Form::Human {
+            self.take_header()?;
             write(&mut self.out)?;
             self.out.flush()?;
         }
@@ -96,6 +126,7 @@ impl<W: Write> Report<W> {
         &mut self,
         records: impl IntoIterator<Item = R>,
     ) -> io::Result<()> {
+        self.take_header()?;
         for record in records {
             json_line(&mut self.out, &record)?;
         }
@@ -412,8 +443,10 @@ impl Style {
 
     /// The table's header, if this style has one.
     pub fn header(self, out: &mut impl Write) -> io::Result<()> {
-        let unique = matches!(self, Self::Human { unique: true });
-        Report::new(out, self.form()).human(|out| count_table(unique).header(out))
+        match self {
+            Self::Human { unique } => count_table(unique).header(out),
+            Self::Quiet | Self::Json => Ok(()),
+        }
     }
 
     /// Writes `record`, then says on stderr what disagrees with OEIS;
@@ -523,6 +556,29 @@ mod tests {
     }
 
     #[test]
+    fn a_header_waits_for_the_first_record() {
+        // A count that fails before its first result leaves stdout empty
+        // (tests/cli_scale.rs, a journal truncated from outside).
+        let pair = Pair {
+            name: "n",
+            value: 8,
+        };
+        for form in [Form::Human, Form::Json] {
+            let mut out = Vec::new();
+            let mut report = Report::new(&mut out, form);
+            report.header(|out| writeln!(out, "title")).unwrap();
+            drop(report);
+            assert!(out.is_empty(), "{form:?}");
+        }
+        let text = written(Form::Human, |report| {
+            report.header(|out| writeln!(out, "title")).unwrap();
+            report.human(|out| writeln!(out, "a line")).unwrap();
+            report.record(&pair).unwrap();
+        });
+        assert_eq!(text, "title\na line\nn           8\n");
+    }
+
+    #[test]
     fn left_aligned_cells_that_end_a_line_are_not_padded() {
         let table = Table::new(vec![Column::left("label", 7), Column::left("value", 7)]);
         let mut out = Vec::new();
@@ -547,7 +603,7 @@ mod tests {
             },
         ];
         let write = |report: &mut Report<&mut Vec<u8>>| {
-            report.human(|out| writeln!(out, "a header")).unwrap();
+            report.header(|out| writeln!(out, "a header")).unwrap();
             for record in &records {
                 report.record(record).unwrap();
             }
