@@ -26,6 +26,7 @@ use crate::kernel::MAX_N;
 
 /// One step of the ladder.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Algorithm {
     /// Every subset of squares, tested at the end.
     Cells,

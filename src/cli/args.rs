@@ -1,103 +1,12 @@
 //! The values the subcommands share: board sizes and ranges, thread
-//! counts, unit lists, and the command-line names of engines, formats and
-//! algorithms. Each parser rejects bad input at parse time with one line
-//! that names the value and the accepted range.
+//! counts, unit lists. Each parser rejects bad input at parse time with
+//! one line that names the value and the accepted range. Engines, formats
+//! and algorithms are the library's enums, which derive `clap::ValueEnum`.
 
 use std::num::NonZeroUsize;
 
 use queens::shard::{MAX_SHARDS, ShardId};
-use queens::{Algorithm, Engine, Format, MAX_N, MAX_THREADS};
-
-/// The `--engine` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineArg {
-    /// Bitmask backtracking with mirror symmetry, split into work units.
-    Mirror,
-    /// Half-board join with the symmetry rules and the bit-sliced matcher.
-    Join,
-    /// The join with odd boards split into unequal halves (for cross-checks).
-    #[value(hide = true)]
-    JoinUnequal,
-    /// The join's unoptimised reference stage (for cross-checks).
-    #[value(hide = true)]
-    JoinReference,
-    /// The join without symmetry (for cross-checks).
-    #[value(hide = true)]
-    JoinSliced,
-    /// The mirror engine's units on an NVIDIA GPU (a build with `--features gpu`).
-    Gpu,
-}
-
-impl From<EngineArg> for Engine {
-    fn from(arg: EngineArg) -> Self {
-        match arg {
-            EngineArg::Mirror => Self::Mirror,
-            EngineArg::Join => Self::Join,
-            EngineArg::JoinUnequal => Self::JoinUnequal,
-            EngineArg::JoinReference => Self::JoinReference,
-            EngineArg::JoinSliced => Self::JoinSliced,
-            EngineArg::Gpu => Self::Gpu,
-        }
-    }
-}
-
-/// The `--format` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// Rows of `Q` and `.`, a blank line between boards.
-    Board,
-    /// Rows like `. Q . .` (one space between cells), a blank line between
-    /// boards.
-    Spaced,
-    /// LeetCode 51's answer: `[[".Q..","...Q",...],...]` on one line.
-    Leetcode,
-    /// One board a line: the 1-based column of each row, e.g. `2 4 1 3`.
-    Columns,
-    /// One JSON object a line: `{"n":4,"cols":[1,3,0,2]}`, 0-based.
-    Jsonl,
-}
-
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Self {
-        match arg {
-            FormatArg::Board => Self::Board,
-            FormatArg::Spaced => Self::Spaced,
-            FormatArg::Leetcode => Self::Leetcode,
-            FormatArg::Columns => Self::Columns,
-            FormatArg::Jsonl => Self::Jsonl,
-        }
-    }
-}
-
-/// The `--algorithm` values: the steps of the ladder.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum AlgorithmArg {
-    /// Place or skip a queen on every square, test at the end (2^(n*n)).
-    Cells,
-    /// Row by row, with a grid counting the attacks on every square.
-    AttackCounts,
-    /// Row by row, scanning the rows above for attacks.
-    Scan,
-    /// Row by row, with a flag per column and diagonal.
-    Flags,
-    /// The bitmask engine on one thread.
-    Bitmask,
-    /// The bitmask engine on every core.
-    Parallel,
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Self {
-        match arg {
-            AlgorithmArg::Cells => Self::Cells,
-            AlgorithmArg::AttackCounts => Self::AttackCounts,
-            AlgorithmArg::Scan => Self::Scan,
-            AlgorithmArg::Flags => Self::Flags,
-            AlgorithmArg::Bitmask => Self::Bitmask,
-            AlgorithmArg::Parallel => Self::Parallel,
-        }
-    }
-}
+use queens::{Algorithm, Engine, MAX_N, MAX_THREADS};
 
 /// Why an algorithm will not count a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -12,13 +12,14 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::ProgressBar;
-use queens::bench::{self, BenchError, Machine, Report, Workload};
+use queens::bench::{self, BenchError, Machine, Workload};
 use queens::{Engine, known};
 use serde::Serialize;
 
-use super::args::{EngineArg, refuse_engine};
+use super::args::refuse_engine;
+use super::exit::EXIT_MISMATCH;
 use super::files::Output;
-use super::report::{EXIT_MISMATCH, mismatch};
+use super::report::{Column, Form, Human, Report, Table, mismatch};
 
 /// Test-only: every count is off by one, so the benchmark must fail.
 const WRONG_COUNTS: &str = "QUEENS_TEST_BENCH_WRONG";
@@ -39,7 +40,7 @@ pub struct BenchArgs {
 
     /// The engine for N [default: the faster for N].
     #[arg(long, value_enum, requires = "n")]
-    engine: Option<EngineArg>,
+    engine: Option<Engine>,
 
     /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
     /// every logical CPU, or to RAYON_NUM_THREADS].
@@ -107,16 +108,16 @@ fn parse_size(text: &str) -> Result<u32, String> {
         })
 }
 
-/// The report as `--json` prints it.
+/// A benchmark, as `--json` prints it.
 #[derive(Serialize)]
-struct JsonReport<'a> {
+struct BenchRecord<'a> {
     /// The machine.
     machine: &'a Machine,
     /// queens's version and commit.
     version: &'static str,
     commit: &'static str,
     /// The workload's name, its counts and sizes.
-    workload: JsonWorkload<'a>,
+    workload: WorkloadRecord,
     /// Timed runs per thread count, after a warm-up.
     runs: usize,
     /// One row per thread count.
@@ -125,16 +126,24 @@ struct JsonReport<'a> {
     score: f64,
 }
 
+/// The workload of a [`BenchRecord`].
 #[derive(Serialize)]
-struct JsonWorkload<'a> {
-    name: &'a str,
+struct WorkloadRecord {
+    /// `v1`, or `custom` for a board size given.
+    name: &'static str,
+    /// Each count a run makes: `[engine, n]`.
     counts: Vec<(&'static str, u32)>,
+    /// Work units in one run.
     units: usize,
+    /// Solutions in one run.
     solutions: u128,
+    /// The counts in words (`join n = 17, mirror n = 16`), for the text.
+    #[serde(skip)]
+    described: String,
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    if let (Some(n), Some(engine)) = (args.n, args.engine.map(Engine::from)) {
+    if let (Some(n), Some(engine)) = (args.n, args.engine) {
         if let Some(refusal) = refuse_engine(engine, n) {
             return Err(super::UsageError(refusal).into());
         }
@@ -143,7 +152,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let workload = match args.n {
-        Some(n) => Workload::custom(n, args.engine.map(Engine::from)),
+        Some(n) => Workload::custom(n, args.engine),
         None => Workload::v1(),
     };
     // Checked before the benchmark runs, and again when it is written.
@@ -189,34 +198,27 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         Err(other) => return Err(other.into()),
     };
     bar.0.finish_and_clear();
-    let commit = env!("QUEENS_COMMIT");
-    let mut out = super::stdout();
-    if args.json {
-        let record = JsonReport {
-            machine: &machine,
-            version: env!("CARGO_PKG_VERSION"),
-            commit,
-            workload: JsonWorkload {
-                name: report.workload.name,
-                counts: report
-                    .workload
-                    .counts
-                    .iter()
-                    .map(|(e, n)| (e.name(), *n))
-                    .collect(),
-                units: report.units,
-                solutions: report.solutions,
-            },
-            runs: report.runs,
-            rows: &report.rows,
-            score: report.score,
-        };
-        serde_json::to_writer(&mut out, &record)?;
-        writeln!(out)?;
-    } else {
-        table(&mut out, &machine, &report, commit)?;
-    }
-    out.flush()?;
+    let record = BenchRecord {
+        machine: &machine,
+        version: env!("CARGO_PKG_VERSION"),
+        commit: env!("QUEENS_COMMIT"),
+        workload: WorkloadRecord {
+            name: report.workload.name,
+            counts: report
+                .workload
+                .counts
+                .iter()
+                .map(|(e, n)| (e.name(), *n))
+                .collect(),
+            units: report.units,
+            solutions: report.solutions,
+            described: report.workload.describe(),
+        },
+        runs: report.runs,
+        rows: &report.rows,
+        score: report.score,
+    };
+    Report::stdout(Form::of(args.json)).record(&record)?;
     if let Some(svg) = &svg {
         let mut drawn = String::new();
         plot(&mut drawn, &report, &machine)
@@ -226,53 +228,60 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn table(out: &mut impl Write, machine: &Machine, report: &Report, commit: &str) -> io::Result<()> {
-    writeln!(
-        out,
-        "queens {} (commit {commit}), workload {}: {}",
-        env!("CARGO_PKG_VERSION"),
-        report.workload.name,
-        report.workload.describe()
-    )?;
-    writeln!(
-        out,
-        "machine: {}, {} logical CPUs, {}; {}",
-        machine.cpu, machine.logical_cpus, machine.os, machine.simd
-    )?;
-    writeln!(
-        out,
-        "{} runs per thread count after a warm-up; every count checked against OEIS A000170",
-        report.runs
-    )?;
-    writeln!(out)?;
-    writeln!(
-        out,
-        "{:>7}  {:>10}  {:>17}  {:>8}  {:>10}  {:>13}",
-        "threads", "median (s)", "min-max (s)", "speed-up", "efficiency", "solutions/s"
-    )?;
-    for row in &report.rows {
+impl Human for BenchRecord<'_> {
+    /// The machine and the workload, a row per thread count, the score.
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (machine, workload) = (self.machine, &self.workload);
         writeln!(
             out,
-            "{:>7}  {:>10.4}  {:>17}  {:>7.2}x  {:>9.0}%  {:>13.3e}",
-            row.threads,
-            row.median_secs,
-            format!("{:.4}-{:.4}", row.min_secs, row.max_secs),
-            row.speedup,
-            row.efficiency * 100.0,
-            row.solutions_per_sec
+            "queens {} (commit {}), workload {}: {}",
+            self.version, self.commit, workload.name, workload.described
         )?;
+        writeln!(
+            out,
+            "machine: {}, {} logical CPUs, {}; {}",
+            machine.cpu, machine.logical_cpus, machine.os, machine.simd
+        )?;
+        writeln!(
+            out,
+            "{} runs per thread count after a warm-up; every count checked against OEIS A000170",
+            self.runs
+        )?;
+        writeln!(out)?;
+        let table = Table::new(vec![
+            Column::right("threads", 7),
+            Column::right("median (s)", 10),
+            Column::right("min-max (s)", 17),
+            Column::right("speed-up", 8),
+            Column::right("efficiency", 10),
+            Column::right("solutions/s", 13),
+        ]);
+        table.header(out)?;
+        for row in self.rows {
+            table.row(
+                out,
+                &[
+                    &row.threads,
+                    &format!("{:.4}", row.median_secs),
+                    &format!("{:.4}-{:.4}", row.min_secs, row.max_secs),
+                    &format!("{:.2}x", row.speedup),
+                    &format!("{:.0}%", row.efficiency * 100.0),
+                    &format!("{:.3e}", row.solutions_per_sec),
+                ],
+            )?;
+        }
+        let top = self.rows.iter().map(|r| r.threads).max().unwrap_or(1);
+        writeln!(out)?;
+        writeln!(
+            out,
+            "score: {:.1} units/s (workload {}, {top} threads; {} units a run)",
+            self.score, workload.name, workload.units
+        )
     }
-    let top = report.rows.iter().map(|r| r.threads).max().unwrap_or(1);
-    writeln!(out)?;
-    writeln!(
-        out,
-        "score: {:.1} units/s (workload {}, {top} threads; {} units a run)",
-        report.score, report.workload.name, report.units
-    )
 }
 
 /// Speed-up against threads, measured and ideal.
-fn plot(svg: &mut String, report: &Report, machine: &Machine) -> anyhow::Result<()> {
+fn plot(svg: &mut String, report: &bench::Report, machine: &Machine) -> anyhow::Result<()> {
     use plotters::prelude::*;
     let top = report.rows.iter().map(|r| r.threads).max().unwrap_or(1) as f64;
     let root = SVGBackend::with_string(svg, (720, 480)).into_drawing_area();

@@ -24,13 +24,16 @@ use rayon::ThreadPool;
 
 use super::UsageError;
 use super::args::{
-    AlgorithmArg, EngineArg, ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads,
-    parse_unit_list, refuse_engine, refuse_size,
+    ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads, parse_unit_list,
+    refuse_engine, refuse_size,
 };
 use super::files::{Input, Output};
 use super::journal::{Journal, Opened, Refused};
 use super::progress::Progress;
-use super::report::{CountRecord, CrossCheck, EXIT_MISMATCH, Style, UniqueRecord, Units, mismatch};
+use super::report::{
+    CountRecord, CrossCheck, EXIT_MISMATCH, Report, Style, UniqueRecord, Units, count_table,
+    mismatch, report_mismatches,
+};
 use super::shard::{self, Prepared, Task};
 use super::signals;
 
@@ -72,7 +75,7 @@ pub struct CountArgs {
     /// `mirror` backtracks row by row with mirror symmetry [default: join where it
     /// applies and is faster, else mirror].
     #[arg(long, value_enum)]
-    engine: Option<EngineArg>,
+    engine: Option<Engine>,
 
     /// Count each size with a second, independent engine too (the mirror
     /// backtracker and the join) and exit 3 if they disagree.
@@ -123,7 +126,7 @@ pub struct CountArgs {
     /// Count with this step of the ladder (see `queens ladder`);
     /// --split-depth applies to bitmask and parallel, --threads to parallel.
     #[arg(long, value_name = "NAME", value_enum, conflicts_with = "engine")]
-    algorithm: Option<AlgorithmArg>,
+    algorithm: Option<Algorithm>,
 
     /// Run a slow algorithm on a board it would take over a minute on.
     #[arg(long)]
@@ -197,12 +200,12 @@ fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
         };
         ready = Some(request.ready(plan, shard.as_ref(), &pool)?);
     }
-    let mut out = super::stdout();
-    request.style.header(&mut out)?;
+    let mut report = request.report()?;
     let (mut records, mut mismatches) = (Vec::new(), 0);
     for n in request.first..=request.last {
         let (record, wrong) = request.count_size(n, ready.take(), shard.as_ref(), &pool)?;
-        mismatches += wrong + request.style.write(&mut out, &record)?;
+        report.record(&record)?;
+        mismatches += wrong + report_mismatches(&record);
         if request.output.is_some() {
             records.extend(serde_json::to_vec(&record)?);
             records.push(b'\n');
@@ -224,7 +227,7 @@ impl<'a> Request<'a> {
         let Sizes { first, last } = args.sizes;
         if let Some(refusal) = args
             .algorithm
-            .and_then(|a| refuse_size(Algorithm::from(a), last, args.force))
+            .and_then(|a| refuse_size(a, last, args.force))
         {
             return Err(UsageError(refusal).into());
         }
@@ -240,7 +243,7 @@ impl<'a> Request<'a> {
                 .into());
             }
         }
-        if let Some(engine) = args.engine.map(Engine::from)
+        if let Some(engine) = args.engine
             && let Some(refusal) = [first, last]
                 .into_iter()
                 .find_map(|n| refuse_engine(engine, n))
@@ -251,7 +254,7 @@ impl<'a> Request<'a> {
             return Err(UsageError(refusal).into());
         }
         let threads = super::args::threads(args.threads)?;
-        if args.engine == Some(EngineArg::Gpu) {
+        if args.engine == Some(Engine::Gpu) {
             let name = queens::count::gpu::probe().map_err(|why| UsageError(why.to_string()))?;
             if !args.quiet && !args.json {
                 eprintln!("queens: counting on {name}");
@@ -312,6 +315,16 @@ impl<'a> Request<'a> {
             output,
             lock_wait: Duration::from_secs(wait),
         })
+    }
+
+    /// The report on stdout, its table's header kept until the first record
+    /// so that a count refused or failed before it leaves stdout empty.
+    fn report(&self) -> io::Result<Report> {
+        let mut report = Report::stdout(self.style.form());
+        if let Style::Human { unique } = self.style {
+            report.header(|out| count_table(unique).header(out))?;
+        }
+        Ok(report)
     }
 
     /// The journal's path: `--checkpoint`, or the shard's beside its result.
@@ -420,7 +433,7 @@ impl<'a> Request<'a> {
     fn long_hint(&self) -> Option<&'static str> {
         // The GPU reports its units a batch at a time, all at once: the
         // first units of a batch would pace a wildly long estimate.
-        if self.args.quiet || self.args.engine == Some(EngineArg::Gpu) {
+        if self.args.quiet || self.args.engine == Some(Engine::Gpu) {
             return None;
         }
         Some(match self.args.checkpoint {
@@ -765,9 +778,7 @@ fn already_done(file: &ShardFile, path: &Path, request: &Request<'_>) -> anyhow:
     record.plan = Some(file.plan.clone());
     record.resumed_units = file.units.len();
     record.units = Some(Units::Some(units));
-    let mut out = super::stdout();
-    request.style.header(&mut out)?;
-    request.style.write(&mut out, &record)?;
+    request.report()?.record(&record)?;
     if let Some(output) = &request.output {
         let mut bytes = serde_json::to_vec(&record)?;
         bytes.push(b'\n');
@@ -781,8 +792,8 @@ impl CountArgs {
     /// `--engine`, else the faster engine for `n`.
     fn method(&self, n: u32) -> Method {
         match (self.algorithm, self.engine) {
-            (Some(a), _) => Method::Ladder(Algorithm::from(a)),
-            (None, Some(e)) => Method::Engine(e.into()),
+            (Some(a), _) => Method::Ladder(a),
+            (None, Some(e)) => Method::Engine(e),
             (None, None) => Method::Engine(Engine::best_for(n)),
         }
     }

@@ -7,7 +7,6 @@
 //! small boards are not timer noise. Every count is checked against OEIS
 //! A000170; a disagreement exits 3, as for `count`.
 
-use std::io::Write;
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -16,6 +15,8 @@ use queens::MAX_N;
 use queens::{Algorithm, Config, count_with, known};
 
 use super::args::Refusal;
+use super::exit::EXIT_MISMATCH;
+use super::report::{Column, Form, Report, Table, format_duration, mismatch, verdict};
 
 /// A first run shorter than this is repeated.
 const REPEAT_BELOW: Duration = Duration::from_millis(50);
@@ -44,16 +45,15 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let threads = super::args::threads(args.threads)?;
     let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get));
     let known = known::total(n);
-    let mut out = super::stdout();
-    writeln!(
-        out,
-        "{:<14}  {:>20}  {:>10}  {:>9}  OEIS A000170",
-        format!("n = {n}"),
-        "solutions",
-        "time",
-        "speed-up"
-    )?;
-    out.flush()?;
+    let mut report = Report::stdout(Form::Human);
+    let table = Table::new(vec![
+        Column::left(format!("n = {n}"), 14),
+        Column::right("solutions", 20),
+        Column::right("time", 10),
+        Column::right("speed-up", 9),
+        Column::left("OEIS A000170", 0),
+    ]);
+    report.header(|out| table.header(out))?;
     let mut previous: Option<Duration> = None;
     let mut mismatches = 0;
     for algorithm in Algorithm::ALL {
@@ -66,8 +66,8 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
                     format!("it cannot count boards beyond n = {max}")
                 }
             };
-            writeln!(out, "{:<14}  skipped: {why}", algorithm.name())?;
-            out.flush()?;
+            let skipped = format!("skipped: {why}");
+            report.human(|out| table.row_then(out, &[&algorithm.name()], &skipped))?;
             continue;
         }
         let (solutions, time) = timed(|| count_with(algorithm, n, &config))?;
@@ -75,28 +75,31 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
             || "-".to_owned(),
             |p| format_ratio(p.as_secs_f64() / time.as_secs_f64().max(1e-9)),
         );
-        let verdict = match known {
-            Some(k) if k == solutions => "ok".to_owned(),
-            Some(k) => {
-                mismatches += 1;
-                format!("MISMATCH (known: {k})")
-            }
-            None => "unknown".to_owned(),
-        };
-        writeln!(
-            out,
-            "{:<14}  {solutions:>20}  {:>10}  {speed_up:>9}  {verdict}",
-            algorithm.name(),
-            format_time(time),
-        )?;
-        out.flush()?;
+        let matches = known.map(|k| k == solutions);
+        if matches == Some(false) {
+            mismatches += 1;
+        }
+        let verdict = verdict(matches, known);
+        let time_text = format_time(time);
+        report.human(|out| {
+            table.row(
+                out,
+                &[
+                    &algorithm.name(),
+                    &solutions,
+                    &time_text,
+                    &speed_up,
+                    &verdict,
+                ],
+            )
+        })?;
         previous = Some(time);
     }
     if mismatches > 0 {
-        super::report::mismatch(&format!(
+        mismatch(&format!(
             "for n = {n}: {mismatches} algorithm(s) disagree with OEIS A000170"
         ));
-        return Ok(ExitCode::from(super::report::EXIT_MISMATCH));
+        return Ok(ExitCode::from(EXIT_MISMATCH));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -136,7 +139,7 @@ fn format_time(d: Duration) -> String {
     if d < Duration::from_millis(1) {
         format!("{:.2} us", d.as_secs_f64() * 1e6)
     } else {
-        super::report::format_duration(d)
+        format_duration(d)
     }
 }
 

@@ -22,8 +22,6 @@ use queens::MAX_N;
 use queens::format::Renderer;
 use queens::{Format, Solutions};
 
-use super::args::FormatArg;
-
 /// Bytes of rendered boards per message from a worker to the writer.
 const BLOCK_BYTES: usize = 1 << 16;
 
@@ -38,8 +36,8 @@ pub struct ListArgs {
     n: u32,
 
     /// How to write each board.
-    #[arg(short, long, value_enum, default_value_t = FormatArg::Board)]
-    format: FormatArg,
+    #[arg(short, long, value_enum, default_value_t = Format::Board)]
+    format: Format,
 
     /// Stop after K boards.
     #[arg(long, value_name = "K")]
@@ -71,7 +69,7 @@ enum Message {
 
 pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let format = Format::from(args.format);
+    let format = args.format;
     // Tasks small enough that a worker can run a whole one ahead of the
     // writer: about 30 boards each at n = 12, 250 at n = 14.
     let depth = match n {

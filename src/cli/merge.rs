@@ -7,12 +7,15 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::io::{self, Write};
+
 use queens::shard::{self, Merge};
 use queens::{Plan, known};
 use serde::Serialize;
 
+use super::exit::EXIT_MISMATCH;
 use super::files::{Input, Output};
-use super::report::{EXIT_MISMATCH, mismatch};
+use super::report::{Form, Human, Report, mismatch};
 use super::shard::{gather, plan_of, read};
 
 #[derive(Debug, clap::Args)]
@@ -73,6 +76,10 @@ struct MergeRecord {
     mod15: Option<u32>,
     /// One line per kind of problem.
     problems: Vec<String>,
+    /// The share of the plan's estimated work present, in percent (the
+    /// text of a partial merge only).
+    #[serde(skip)]
+    work_present: f64,
 }
 
 pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
@@ -142,6 +149,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         mod13: None,
         mod15: None,
         problems: problems.clone(),
+        work_present: work_present(&plan, &merge),
     };
     if consistent {
         let csv = shard::units_csv(&plan, &merge.counts);
@@ -162,14 +170,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             eprintln!("queens: {line}");
         }
     }
-    let mut out = super::stdout();
-    if args.json {
-        serde_json::to_writer(&mut out, &record)?;
-        std::io::Write::write_all(&mut out, b"\n")?;
-    } else if consistent && (complete || args.partial) {
-        human(&mut out, &record, &plan, &merge)?;
+    if args.json || (consistent && (complete || args.partial)) {
+        Report::stdout(Form::of(args.json)).record(&record)?;
     }
-    std::io::Write::flush(&mut out)?;
 
     if record.matches_known == Some(false) {
         mismatch(&format!(
@@ -187,64 +190,66 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-fn human(
-    out: &mut impl std::io::Write,
-    record: &MergeRecord,
-    plan: &Plan,
-    merge: &Merge,
-) -> std::io::Result<()> {
-    let total = record.total.as_deref().unwrap_or_default();
-    writeln!(
-        out,
-        "n = {}, {} engine, plan {}",
-        record.n, record.engine, record.plan
-    )?;
-    let confirmed = match record.confirmed_units {
-        0 => String::new(),
-        c => format!(", {c} confirmed by a second file"),
-    };
-    writeln!(
-        out,
-        "shards  {} of {}, units {} of {}{confirmed}",
-        record.shards_present, record.shards, record.units_present, record.units
-    )?;
-    if record.complete {
-        let verdict = match (record.matches_known, &record.known) {
-            (Some(true), _) => "matches OEIS A000170".to_owned(),
-            (Some(false), Some(k)) => format!("MISMATCH: OEIS A000170 says {k}"),
-            _ => "no OEIS value to check against".to_owned(),
-        };
-        writeln!(out, "total   {total} ({verdict})")?;
-    } else {
-        let done: u128 = (0..plan.len() as u32)
-            .filter(|&id| merge.counts[id as usize].is_some())
-            .map(|id| u128::from(plan.cost(id)))
-            .sum();
-        let all: u128 = (0..plan.len() as u32)
-            .map(|id| u128::from(plan.cost(id)))
-            .sum();
-        let share = if all == 0 {
-            100.0
-        } else {
-            done as f64 * 100.0 / all as f64
+impl Human for MergeRecord {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let total = self.total.as_deref().unwrap_or_default();
+        writeln!(
+            out,
+            "n = {}, {} engine, plan {}",
+            self.n, self.engine, self.plan
+        )?;
+        let confirmed = match self.confirmed_units {
+            0 => String::new(),
+            c => format!(", {c} confirmed by a second file"),
         };
         writeln!(
             out,
-            "partial {share:.1}% of the estimated work; subtotal {total}; missing shards {}",
-            record.missing_shards
+            "shards  {} of {}, units {} of {}{confirmed}",
+            self.shards_present, self.shards, self.units_present, self.units
         )?;
+        if self.complete {
+            let verdict = match (self.matches_known, &self.known) {
+                (Some(true), _) => "matches OEIS A000170".to_owned(),
+                (Some(false), Some(k)) => format!("MISMATCH: OEIS A000170 says {k}"),
+                _ => "no OEIS value to check against".to_owned(),
+            };
+            writeln!(out, "total   {total} ({verdict})")?;
+        } else {
+            writeln!(
+                out,
+                "partial {:.1}% of the estimated work; subtotal {total}; missing shards {}",
+                self.work_present, self.missing_shards
+            )?;
+        }
+        writeln!(
+            out,
+            "digest  {} (of the id,descriptor,count CSV)",
+            self.digest.as_deref().unwrap_or_default()
+        )?;
+        writeln!(
+            out,
+            "mod13   {}  mod15 {}",
+            self.mod13.unwrap_or_default(),
+            self.mod15.unwrap_or_default()
+        )
     }
-    writeln!(
-        out,
-        "digest  {} (of the id,descriptor,count CSV)",
-        record.digest.as_deref().unwrap_or_default()
-    )?;
-    writeln!(
-        out,
-        "mod13   {}  mod15 {}",
-        record.mod13.unwrap_or_default(),
-        record.mod15.unwrap_or_default()
-    )
+}
+
+/// The share of `plan`'s estimated work whose units `merge` holds, in
+/// percent.
+fn work_present(plan: &Plan, merge: &Merge) -> f64 {
+    let cost = |id: u32| u128::from(plan.cost(id));
+    let ids = 0..plan.len() as u32;
+    let done: u128 = (ids.clone())
+        .filter(|&id| merge.counts[id as usize].is_some())
+        .map(cost)
+        .sum();
+    let all: u128 = ids.map(cost).sum();
+    if all == 0 {
+        100.0
+    } else {
+        done as f64 * 100.0 / all as f64
+    }
 }
 
 /// No merge at all: the problems, and exit 1.

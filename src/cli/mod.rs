@@ -1,10 +1,8 @@
 //! The `queens` command line: one file per subcommand, and what they share.
 //!
-//! Data goes to stdout (a table, or JSON lines with `--json`); progress,
-//! warnings and errors go to stderr. Exit codes: 0 success, 1 runtime
-//! failure (or, for `one` and `check`, no solution / an invalid board), 2 bad
-//! usage or unreadable input, 3 a count that disagrees with the OEIS or
-//! with a second engine.
+//! Data goes to stdout through [`report`] (a table, or JSON lines with
+//! `--json`); progress, warnings and errors go to stderr; [`exit`] holds
+//! the exit codes.
 //!
 //! Everything here talks (stdout, stderr, exit codes) and nothing computes:
 //! boards, plans and counts come from the library.
@@ -13,6 +11,7 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod count;
+pub mod exit;
 pub mod files;
 pub mod journal;
 pub mod ladder;
@@ -28,15 +27,12 @@ pub mod signals;
 pub mod stdout;
 pub mod verify;
 
-use std::io;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub use exit::{EXIT_USAGE, UsageError};
 pub use stdout::stdout;
-
-/// Exit code for bad usage (clap uses the same).
-pub const EXIT_USAGE: u8 = 2;
 
 /// Counts and shows the solutions of the n-queens puzzle.
 #[derive(Debug, Parser)]
@@ -69,10 +65,10 @@ enum Command {
     Verify(verify::VerifyArgs),
 }
 
-/// Runs a parsed command line: errors are printed once, as `queens:
-/// <message>` with their causes; a closed pipe (`| head`) is a success.
+/// Runs a parsed command line; [`exit::code`] prints what went wrong and
+/// picks the exit code.
 pub fn run(cli: Cli) -> ExitCode {
-    let result = match cli.command {
+    exit::code(match cli.command {
         Command::Count(args) => count::run(&args),
         Command::Plan(args) => plan::run(&args),
         Command::List(args) => list::run(&args),
@@ -82,38 +78,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Verify(args) => verify::run(&args),
-    };
-    match result {
-        Ok(code) => code,
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
-        // The refusal says what it refused: the contexts would repeat it.
-        Err(ref err) if let Some(refusal) = memory_refusal(err) => {
-            eprintln!("queens: {refusal}");
-            ExitCode::from(EXIT_USAGE)
-        }
-        Err(err) if err.is::<UsageError>() => {
-            eprintln!("queens: {err:#}");
-            ExitCode::from(EXIT_USAGE)
-        }
-        Err(err) => {
-            eprintln!("queens: {err:#}");
-            ExitCode::FAILURE
-        }
-    }
+    })
 }
-
-/// A refusal found after parsing (a file that is not what it should be):
-/// printed like any error, with exit code 2.
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
 
 /// Help and version go out as clap writes them; every other parse error
 /// becomes one line on stderr and exit code 2.
@@ -208,29 +174,6 @@ fn missing_size(subcommand: &str) -> String {
         _ => queens::MAX_N,
     };
     format!("missing board size N, from 1 to {max} (for example 'queens {subcommand} 8')")
-}
-
-/// The library's refusal of a plan or count too big for this machine, if
-/// that is what `err` comes to.
-fn memory_refusal(err: &anyhow::Error) -> Option<&queens::Error> {
-    err.chain()
-        .filter_map(|e| e.downcast_ref::<queens::Error>())
-        .find(|e| matches!(e, queens::Error::Memory { .. }))
-}
-
-/// Whether `err` is a write to a closed pipe, directly or through
-/// serde_json (whose error hides the `io::Error` from `source()`).
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        let kind = e
-            .downcast_ref::<io::Error>()
-            .map(io::Error::kind)
-            .or_else(|| {
-                e.downcast_ref::<serde_json::Error>()
-                    .and_then(serde_json::Error::io_error_kind)
-            });
-        kind == Some(io::ErrorKind::BrokenPipe)
-    })
 }
 
 #[cfg(test)]

@@ -11,8 +11,6 @@ use std::process::ExitCode;
 use queens::format::read;
 use queens::{BoardWriter, Construction, Format};
 
-use super::args::FormatArg;
-
 /// The largest board drawn square by square (a million characters).
 pub const MAX_DRAWN: u32 = 1000;
 
@@ -24,12 +22,12 @@ pub struct OneArgs {
     n: u32,
 
     /// How to write the board (board, spaced and leetcode up to n = 1000).
-    #[arg(short, long, value_enum, default_value_t = FormatArg::Board)]
-    format: FormatArg,
+    #[arg(short, long, value_enum, default_value_t = Format::Board)]
+    format: Format,
 }
 
 pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
-    let (n, format) = (args.n, Format::from(args.format));
+    let (n, format) = (args.n, args.format);
     if format.draws_squares() && n > MAX_DRAWN {
         eprintln!(
             "queens: --format {format} draws all n x n squares and is limited to n <= \

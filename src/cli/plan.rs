@@ -3,14 +3,15 @@
 //! `--units`, every unit as a JSON line (id, descriptor, cost), the list a
 //! user recounts any unit from with `queens count N --units ID`.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, MAX_SPLIT_DEPTH, Plan};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
-use super::args::{EngineArg, parse_board_size};
+use super::args::parse_board_size;
+use super::report::{Column, Form, Human, Report, Table};
 
 #[derive(Debug, clap::Args)]
 pub struct PlanArgs {
@@ -21,7 +22,7 @@ pub struct PlanArgs {
 
     /// The engine whose plan to show [default: the one `count` would use].
     #[arg(long, value_enum)]
-    engine: Option<EngineArg>,
+    engine: Option<Engine>,
 
     /// Rows fixed by each unit of the mirror engine (1 to 6).
     #[arg(long, value_name = "D", default_value_t = DEFAULT_SPLIT_DEPTH,
@@ -57,20 +58,33 @@ struct PlanRecord {
 
 /// One unit, as `--units` prints it.
 #[derive(Debug, Serialize)]
-struct UnitRecord<'a> {
+struct UnitRecord {
     /// Its id in the plan.
     id: u32,
     /// The text it is rebuilt from.
-    descriptor: &'a str,
+    descriptor: String,
     /// Its estimated cost.
     cost: u64,
 }
 
+impl Human for PlanRecord {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let table = Table::new(vec![Column::left("", 7), Column::left("", 0)]);
+        let engine = match self.split_depth {
+            Some(d) => format!("{} (units fix {d} rows)", self.engine),
+            None => self.engine.to_owned(),
+        };
+        table.row(out, &[&"n", &self.n])?;
+        table.row(out, &[&"engine", &engine])?;
+        table.row(out, &[&"units", &self.units])?;
+        table.row(out, &[&"cost", &self.cost])?;
+        table.row(out, &[&"plan", &self.plan])
+    }
+}
+
 pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let engine = args
-        .engine
-        .map_or_else(|| Engine::best_for(n), Engine::from);
+    let engine = args.engine.unwrap_or_else(|| Engine::best_for(n));
     let config = Config::default()
         .with_split_depth(args.split_depth)
         .with_memory_limit(super::memory::available()?);
@@ -81,42 +95,22 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     };
-    let mut out = super::stdout();
+    let mut report = Report::stdout(Form::of(args.json));
     if args.units {
-        for unit in plan.units() {
-            let record = UnitRecord {
-                id: unit.id,
-                descriptor: &unit.descriptor,
-                cost: unit.cost,
-            };
-            serde_json::to_writer(&mut out, &record)?;
-            writeln!(out)?;
-        }
-        out.flush()?;
+        report.json_lines(plan.units().map(|unit| UnitRecord {
+            id: unit.id,
+            descriptor: unit.descriptor,
+            cost: unit.cost,
+        }))?;
         return Ok(ExitCode::SUCCESS);
     }
-    let record = PlanRecord {
+    report.record(&PlanRecord {
         n,
         engine: engine.name(),
         split_depth: plan.split_depth(),
         units: plan.len(),
         cost: plan.total_cost(),
         plan: plan.hash().to_string(),
-    };
-    if args.json {
-        serde_json::to_writer(&mut out, &record)?;
-        writeln!(out)?;
-    } else {
-        writeln!(out, "n        {}", record.n)?;
-        write!(out, "engine   {}", record.engine)?;
-        match record.split_depth {
-            Some(d) => writeln!(out, " (units fix {d} rows)")?,
-            None => writeln!(out)?,
-        }
-        writeln!(out, "units    {}", record.units)?;
-        writeln!(out, "cost     {}", record.cost)?;
-        writeln!(out, "plan     {}", record.plan)?;
-    }
-    out.flush()?;
+    })?;
     Ok(ExitCode::SUCCESS)
 }

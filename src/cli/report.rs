@@ -1,36 +1,275 @@
-//! How a count is reported: one record per board size, written as a table
-//! row, a quiet line or a JSON line, and the one way a disagreement is
-//! announced.
+//! How every command reports: a [`Report`] writes records to stdout as
+//! people read them (rows of a [`Table`], a few labelled lines) or as one
+//! JSON object a line (`--json`); [`mismatch`] is the one way a
+//! disagreement is announced; and `count`'s records are defined here.
 //!
-//! Everything the user reads about a result comes from here, so the three
-//! outputs cannot drift apart. Nothing here counts.
+//! A record is a `#[derive(Serialize)]` struct whose documented fields are
+//! its JSON, and whose [`Human`] impl is its text, so the two forms are
+//! written side by side and cannot drift apart. Nothing here counts.
 
-use std::io::{self, Write};
+use std::fmt::{Display, Write as _};
+use std::io::{self, BufWriter, Write};
 use std::time::Duration;
 
 use serde::Serialize;
 
-/// A count that disagrees with OEIS or with a second engine.
-pub const EXIT_MISMATCH: u8 = 3;
+pub use super::exit::EXIT_MISMATCH;
+
+/// Which form a report takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Text for people: tables and labelled lines.
+    Human,
+    /// The bare results, one line each (`count --quiet`).
+    Quiet,
+    /// One JSON object a line.
+    Json,
+}
+
+impl Form {
+    /// [`Form::Json`] with `--json`, else [`Form::Human`].
+    pub fn of(json: bool) -> Self {
+        if json { Self::Json } else { Self::Human }
+    }
+}
+
+/// A record's text for people.
+pub trait Human {
+    /// Writes the record as people read it.
+    fn human(&self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// Writes its bare result; the human text unless a record has a
+    /// shorter one.
+    fn quiet(&self, out: &mut dyn Write) -> io::Result<()> {
+        self.human(out)
+    }
+}
+
+/// A command's output: every write is flushed before the call returns, so
+/// that a row that took an hour is seen at once and a write that fails (a
+/// closed pipe, a full disk, a stdout closed at start) is an error there.
+/// A header waits for the first record, so that a command that fails
+/// before its first result leaves stdout empty.
+pub struct Report<W: Write = BufWriter<super::stdout::Stdout>> {
+    out: W,
+    form: Form,
+    /// The header, until something is written after it.
+    header: Vec<u8>,
+}
+
+impl Report {
+    /// A report on stdout.
+    pub fn stdout(form: Form) -> Self {
+        Self::new(super::stdout(), form)
+    }
+}
+
+impl<W: Write> Report<W> {
+    /// A report written to `out`.
+    pub fn new(out: W, form: Form) -> Self {
+        Self {
+            out,
+            form,
+            header: Vec::new(),
+        }
+    }
+
+    /// Keeps what only people read before the first record (a table's
+    /// header), to go out with it; nothing in the other forms.
+    pub fn header(
+        &mut self,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        if self.form == Form::Human {
+            write(&mut self.header)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the header kept, if any.
+    fn take_header(&mut self) -> io::Result<()> {
+        if !self.header.is_empty() {
+            self.out.write_all(&std::mem::take(&mut self.header))?;
+        }
+        Ok(())
+    }
+
+    /// Writes `record` in the report's form.
+    pub fn record<R: Serialize + Human + ?Sized>(&mut self, record: &R) -> io::Result<()> {
+        self.take_header()?;
+        match self.form {
+            Form::Json => json_line(&mut self.out, record)?,
+            Form::Human => record.human(&mut self.out)?,
+            Form::Quiet => record.quiet(&mut self.out)?,
+        }
+        self.out.flush()
+    }
+
+    /// Writes what only people read (a table's header, a preamble); nothing
+    /// in the other forms.
+    pub fn human(
+        &mut self,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        if self.form == Form::Human {
+            self.take_header()?;
+            write(&mut self.out)?;
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Writes `records` as JSON lines whatever the form, for output that
+    /// has no other (`plan --units`); flushed once, at the end, as there
+    /// may be millions.
+    pub fn json_lines<R: Serialize>(
+        &mut self,
+        records: impl IntoIterator<Item = R>,
+    ) -> io::Result<()> {
+        self.take_header()?;
+        for record in records {
+            json_line(&mut self.out, &record)?;
+        }
+        self.out.flush()
+    }
+}
+
+/// `record` as one line of JSON. A failed write stays the `io::Error` it
+/// was (serde_json hands it back), so a closed pipe is still one.
+fn json_line<R: Serialize + ?Sized>(out: &mut impl Write, record: &R) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, record)?;
+    out.write_all(b"\n")
+}
+
+/// Columns of text two spaces apart, each padded to its width, right- or
+/// left-aligned; a left-aligned cell that ends a line is not padded.
+pub struct Table {
+    columns: Vec<Column>,
+}
+
+/// One column of a [`Table`].
+pub struct Column {
+    title: String,
+    width: usize,
+    right: bool,
+}
+
+impl Column {
+    /// A right-aligned column (numbers).
+    pub fn right(title: impl Into<String>, width: usize) -> Self {
+        let title = title.into();
+        Self {
+            title,
+            width,
+            right: true,
+        }
+    }
+
+    /// A left-aligned column (names, verdicts).
+    pub fn left(title: impl Into<String>, width: usize) -> Self {
+        let title = title.into();
+        Self {
+            title,
+            width,
+            right: false,
+        }
+    }
+}
+
+impl Table {
+    /// A table of `columns`, in order.
+    pub fn new(columns: Vec<Column>) -> Self {
+        Self { columns }
+    }
+
+    /// The line of the columns' titles.
+    pub fn header(&self, out: &mut dyn Write) -> io::Result<()> {
+        let titles: Vec<&dyn Display> = self.columns.iter().map(|c| &c.title as _).collect();
+        self.line(out, &titles, None)
+    }
+
+    /// A row: one cell per column.
+    pub fn row(&self, out: &mut dyn Write, cells: &[&dyn Display]) -> io::Result<()> {
+        debug_assert_eq!(cells.len(), self.columns.len(), "a cell per column");
+        self.line(out, cells, None)
+    }
+
+    /// A row whose first `cells` are in their columns and whose `rest`
+    /// runs across the others (`cells   skipped: ...`).
+    pub fn row_then(
+        &self,
+        out: &mut dyn Write,
+        cells: &[&dyn Display],
+        rest: &dyn Display,
+    ) -> io::Result<()> {
+        debug_assert!(cells.len() < self.columns.len(), "the rest has columns");
+        self.line(out, cells, Some(rest))
+    }
+
+    fn line(
+        &self,
+        out: &mut dyn Write,
+        cells: &[&dyn Display],
+        rest: Option<&dyn Display>,
+    ) -> io::Result<()> {
+        let mut line = String::new();
+        for (i, (column, cell)) in self.columns.iter().zip(cells).enumerate() {
+            if i > 0 {
+                line.push_str("  ");
+            }
+            let text = cell.to_string();
+            let ends_line = i + 1 == cells.len() && rest.is_none();
+            let width = column.width;
+            let _ = match (column.right, ends_line) {
+                (true, _) => write!(line, "{text:>width$}"),
+                (false, false) => write!(line, "{text:<width$}"),
+                (false, true) => write!(line, "{text}"),
+            };
+        }
+        if let Some(rest) = rest {
+            if !cells.is_empty() {
+                line.push_str("  ");
+            }
+            let _ = write!(line, "{rest}");
+        }
+        line.push('\n');
+        out.write_all(line.as_bytes())
+    }
+}
+
+/// What people are told of a count against the OEIS: `ok`, `MISMATCH
+/// (known: K)`, or `unknown` where nothing is published.
+pub fn verdict(matches_known: Option<bool>, known: Option<u128>) -> String {
+    match matches_known {
+        Some(true) => "ok".to_owned(),
+        Some(false) => format!("MISMATCH (known: {})", known.unwrap_or_default()),
+        None => "unknown".to_owned(),
+    }
+}
+
+/// Where a mismatch is queens's to answer for.
+const REPORT_IT: &str = "this is a bug in queens or a hardware fault: please report it";
 
 /// Says loudly on stderr that `what` disagrees: the one message for every
-/// kind of mismatch.
+/// kind of mismatch queens must answer for.
 pub fn mismatch(what: &str) {
-    eprintln!(
-        "queens: MISMATCH {what}. This is a bug in queens or a hardware fault: please report it."
-    );
+    disagreement(&format!("{what}. This is {REPORT_IT}"));
 }
 
 /// A total that disagrees after a resume: the journal's records are the
 /// first suspects, so they are named, with how to recount them.
 fn journal_mismatch(what: &str, journal: &str, resumed: usize, units: Option<usize>) {
     let of = units.map(|u| format!(" of {u}")).unwrap_or_default();
-    eprintln!(
-        "queens: MISMATCH {what}. {resumed}{of} units came from the journal {journal}, which may \
-         hold damaged or forged records: recount them with 'queens verify --journal {journal} \
-         --sample 100%', or count again without it. If they agree, this is a bug in queens or a \
-         hardware fault: please report it."
-    );
+    disagreement(&format!(
+        "{what}. {resumed}{of} units came from the journal {journal}, which may hold damaged or \
+         forged records: recount them with 'queens verify --journal {journal} --sample 100%', \
+         or count again without it. If they agree, {REPORT_IT}"
+    ));
+}
+
+/// The line on stderr for any disagreement: `queens: MISMATCH <text>.`
+pub fn disagreement(text: &str) {
+    eprintln!("queens: MISMATCH {text}.");
 }
 
 /// One count, as `--json` prints it.
@@ -114,7 +353,71 @@ pub struct UniqueRecord {
     pub matches_known_unique: Option<bool>,
 }
 
-/// How the records are written.
+/// The table `count` prints, with the `--unique` columns or without.
+pub fn count_table(unique: bool) -> Table {
+    let mut columns = vec![Column::right("n", 3), Column::right("solutions", 20)];
+    if unique {
+        columns.extend([
+            Column::right("unique", 18),
+            Column::right("8-member", 18),
+            Column::right("4-member", 12),
+            Column::right("2-member", 8),
+        ]);
+    }
+    columns.extend([
+        Column::right("time", 10),
+        Column::right("threads", 7),
+        Column::left("OEIS", 0),
+    ]);
+    Table::new(columns)
+}
+
+impl Human for CountRecord {
+    /// A row of [`count_table`].
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let mut verdict = match &self.units {
+            Some(Units::Some(counted)) => format!("{} units: not a total", counted.len()),
+            _ => verdict(self.matches_known, self.known),
+        };
+        let time = format_duration(Duration::from_secs_f64(self.elapsed_secs));
+        let mut cells: Vec<&dyn Display> = vec![&self.n, &self.solutions];
+        if let Some(u) = &self.unique {
+            let c = &u.classes;
+            cells.extend([
+                &u.unique as &dyn Display,
+                &c.none,
+                &c.rotation_180,
+                &c.rotation_90,
+            ]);
+            let word = match u.matches_known_unique {
+                Some(true) => "unique ok".to_owned(),
+                Some(false) => format!(
+                    "unique MISMATCH (known: {})",
+                    u.known_unique.unwrap_or_default()
+                ),
+                None => "unique unknown".to_owned(),
+            };
+            verdict = format!("{verdict}, {word}");
+        }
+        if let Some(c) = self.cross_check {
+            let word = if c.agrees { "agrees" } else { "DISAGREES" };
+            verdict = format!("{verdict}, {} {word}", c.engine);
+        }
+        cells.extend([&time as &dyn Display, &self.threads, &verdict]);
+        count_table(self.unique.is_some()).row(out, &cells)
+    }
+
+    /// The count, and the unique count with `--unique`.
+    fn quiet(&self, out: &mut dyn Write) -> io::Result<()> {
+        match &self.unique {
+            Some(u) => writeln!(out, "{} {}", self.solutions, u.unique),
+            None => writeln!(out, "{}", self.solutions),
+        }
+    }
+}
+
+/// How `count` writes its records: a [`Form`], with the table's
+/// `--unique` columns or without.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
     /// A table with a header.
@@ -129,81 +432,19 @@ pub enum Style {
 }
 
 impl Style {
-    /// The table's header, if this style has one.
-    pub fn header(self, out: &mut impl Write) -> io::Result<()> {
-        let Self::Human { unique } = self else {
-            return Ok(());
-        };
-        write!(out, "{:>3}  {:>20}  ", "n", "solutions")?;
-        if unique {
-            write!(
-                out,
-                "{:>18}  {:>18}  {:>12}  {:>8}  ",
-                "unique", "8-member", "4-member", "2-member"
-            )?;
-        }
-        writeln!(out, "{:>10}  {:>7}  OEIS", "time", "threads")
-    }
-
-    /// Writes `record`, then says on stderr what disagrees with OEIS;
-    /// returns how many counts did.
-    pub fn write(self, out: &mut impl Write, record: &CountRecord) -> io::Result<u32> {
+    /// The form of the report.
+    pub fn form(self) -> Form {
         match self {
-            Self::Json => {
-                serde_json::to_writer(&mut *out, record)?;
-                writeln!(out)?;
-            }
-            Self::Quiet => match &record.unique {
-                Some(u) => writeln!(out, "{} {}", record.solutions, u.unique)?,
-                None => writeln!(out, "{}", record.solutions)?,
-            },
-            Self::Human { .. } => human_row(out, record)?,
+            Self::Human { .. } => Form::Human,
+            Self::Quiet => Form::Quiet,
+            Self::Json => Form::Json,
         }
-        out.flush()?;
-        Ok(report_mismatches(record))
     }
-}
-
-fn human_row(out: &mut impl Write, record: &CountRecord) -> io::Result<()> {
-    let mut verdict = match (&record.units, record.matches_known, record.known) {
-        (Some(Units::Some(counted)), _, _) => format!("{} units: not a total", counted.len()),
-        (_, Some(true), _) => "ok".to_owned(),
-        (_, Some(false), known) => format!("MISMATCH (known: {})", known.unwrap_or_default()),
-        (_, None, _) => "unknown".to_owned(),
-    };
-    write!(out, "{:>3}  {:>20}  ", record.n, record.solutions)?;
-    if let Some(u) = &record.unique {
-        let c = u.classes;
-        write!(
-            out,
-            "{:>18}  {:>18}  {:>12}  {:>8}  ",
-            u.unique, c.none, c.rotation_180, c.rotation_90
-        )?;
-        let word = match u.matches_known_unique {
-            Some(true) => "unique ok".to_owned(),
-            Some(false) => format!(
-                "unique MISMATCH (known: {})",
-                u.known_unique.unwrap_or_default()
-            ),
-            None => "unique unknown".to_owned(),
-        };
-        verdict = format!("{verdict}, {word}");
-    }
-    if let Some(c) = record.cross_check {
-        let word = if c.agrees { "agrees" } else { "DISAGREES" };
-        verdict = format!("{verdict}, {} {word}", c.engine);
-    }
-    writeln!(
-        out,
-        "{:>10}  {:>7}  {verdict}",
-        format_duration(Duration::from_secs_f64(record.elapsed_secs)),
-        record.threads
-    )
 }
 
 /// Says loudly on stderr which counts of `record` disagree with the OEIS;
 /// returns how many did.
-fn report_mismatches(record: &CountRecord) -> u32 {
+pub fn report_mismatches(record: &CountRecord) -> u32 {
     let mut found = 0;
     let n = record.n;
     if record.matches_known == Some(false) {
@@ -244,5 +485,215 @@ pub fn format_duration(d: Duration) -> String {
         format!("{:.2} ms", secs * 1e3)
     } else {
         format!("{secs:.3} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record of two fields, to see both forms.
+    #[derive(Serialize)]
+    struct Pair {
+        /// A name.
+        name: &'static str,
+        /// A number.
+        value: u64,
+    }
+
+    impl Human for Pair {
+        fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+            Table::new(vec![Column::left("", 6), Column::right("", 5)])
+                .row(out, &[&self.name, &self.value])
+        }
+    }
+
+    fn written(form: Form, write: impl FnOnce(&mut Report<&mut Vec<u8>>)) -> String {
+        let mut bytes = Vec::new();
+        write(&mut Report::new(&mut bytes, form));
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn tables_align_their_columns() {
+        let table = Table::new(vec![
+            Column::left("name", 6),
+            Column::right("count", 7),
+            Column::left("verdict", 0),
+        ]);
+        let text = written(Form::Human, |report| {
+            report
+                .human(|out| {
+                    table.header(out)?;
+                    table.row(out, &[&"cells", &92, &"ok"])?;
+                    table.row(out, &[&"a-longer-name", &1, &"MISMATCH (known: 2)"])?;
+                    table.row_then(out, &[&"scan"], &"skipped: too slow")
+                })
+                .unwrap();
+        });
+        assert_eq!(
+            text,
+            "name      count  verdict\n\
+             cells        92  ok\n\
+             a-longer-name        1  MISMATCH (known: 2)\n\
+             scan    skipped: too slow\n"
+        );
+    }
+
+    #[test]
+    fn a_header_waits_for_the_first_record() {
+        // A count that fails before its first result leaves stdout empty
+        // (tests/cli_scale.rs, a journal truncated from outside).
+        let pair = Pair {
+            name: "n",
+            value: 8,
+        };
+        for form in [Form::Human, Form::Json] {
+            let mut out = Vec::new();
+            let mut report = Report::new(&mut out, form);
+            report.header(|out| writeln!(out, "title")).unwrap();
+            drop(report);
+            assert!(out.is_empty(), "{form:?}");
+        }
+        let text = written(Form::Human, |report| {
+            report.header(|out| writeln!(out, "title")).unwrap();
+            report.human(|out| writeln!(out, "a line")).unwrap();
+            report.record(&pair).unwrap();
+        });
+        assert_eq!(text, "title\na line\nn           8\n");
+    }
+
+    #[test]
+    fn left_aligned_cells_that_end_a_line_are_not_padded() {
+        let table = Table::new(vec![Column::left("label", 7), Column::left("value", 7)]);
+        let mut out = Vec::new();
+        table.row(&mut out, &[&"n", &"8"]).unwrap();
+        table.row_then(&mut out, &[&"plan"], &"sha256:0f").unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "n        8\nplan     sha256:0f\n"
+        );
+    }
+
+    #[test]
+    fn records_are_text_or_one_json_object_a_line() {
+        let records = [
+            Pair {
+                name: "mirror",
+                value: 7,
+            },
+            Pair {
+                name: "join",
+                value: 12345,
+            },
+        ];
+        let write = |report: &mut Report<&mut Vec<u8>>| {
+            report.header(|out| writeln!(out, "a header")).unwrap();
+            for record in &records {
+                report.record(record).unwrap();
+            }
+        };
+        assert_eq!(
+            written(Form::Human, write),
+            "a header\nmirror      7\njoin    12345\n"
+        );
+        let json = written(Form::Json, write);
+        let lines: Vec<serde_json::Value> = json
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{json}");
+        assert_eq!(lines[1]["name"], "join");
+        assert_eq!(lines[1]["value"], 12345);
+        assert_eq!(
+            written(Form::Quiet, write),
+            "mirror      7\njoin    12345\n"
+        );
+        let units = written(Form::Human, |report| {
+            report.json_lines(records.iter()).unwrap();
+        });
+        assert_eq!(units.lines().count(), 2);
+        assert!(
+            units.starts_with(r#"{"name":"mirror","value":7}"#),
+            "{units}"
+        );
+    }
+
+    /// A writer whose reader has gone, as a closed pipe.
+    struct Closed;
+
+    impl Write for Closed {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_write_is_an_error_of_its_own_kind() {
+        let record = Pair {
+            name: "join",
+            value: 1,
+        };
+        for form in [Form::Human, Form::Quiet, Form::Json] {
+            let mut report = Report::new(BufWriter::new(Closed), form);
+            let err = report.record(&record).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::BrokenPipe, "{form:?}");
+        }
+        let mut report = Report::new(Closed, Form::Human);
+        let err = report.json_lines([&record]).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+        let err = report.human(|out| writeln!(out, "x")).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+    }
+
+    fn count_record() -> CountRecord {
+        CountRecord {
+            n: 8,
+            solutions: 92,
+            elapsed_secs: 0.000_12,
+            threads: 2,
+            split_depth: Some(2),
+            units: Some(Units::All(8)),
+            engine: "mirror",
+            plan: None,
+            known: Some(92),
+            matches_known: Some(true),
+            unique: None,
+            cross_check: None,
+            resumed_units: 0,
+            journal: None,
+            version: "0",
+        }
+    }
+
+    #[test]
+    fn counts_print_as_a_table_row_or_a_bare_number() {
+        let record = count_record();
+        let human = written(Form::Human, |report| {
+            report.header(|out| count_table(false).header(out)).unwrap();
+            report.record(&record).unwrap();
+        });
+        assert_eq!(
+            human,
+            "  n             solutions        time  threads  OEIS\n  \
+             8                    92     0.12 ms        2  ok\n"
+        );
+        assert_eq!(report_mismatches(&record), 0);
+        let quiet = written(Form::Quiet, |report| report.record(&record).unwrap());
+        assert_eq!(quiet, "92\n");
+        let json = written(Form::Json, |report| report.record(&record).unwrap());
+        let json: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(json["solutions"], 92);
+        assert_eq!(json["matches_known"], true);
+    }
+
+    #[test]
+    fn verdicts_say_ok_mismatch_or_unknown() {
+        assert_eq!(verdict(Some(true), Some(92)), "ok");
+        assert_eq!(verdict(Some(false), Some(92)), "MISMATCH (known: 92)");
+        assert_eq!(verdict(None, None), "unknown");
     }
 }

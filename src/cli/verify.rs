@@ -24,11 +24,10 @@ use queens::{Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, Plan};
 use serde::Serialize;
 
 use super::args::parse_threads;
+use super::exit::EXIT_MISMATCH;
 use super::files;
+use super::report::{Form, Human, Report, disagreement};
 use super::shard::{gather, plan_of, read};
-
-/// A disagreement between a file and the recount.
-const EXIT_DISAGREES: u8 = 3;
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
@@ -81,6 +80,20 @@ struct VerifyRecord {
     disagreements: Vec<(u32, u128, u128)>,
     /// Wall time of the recount, in seconds.
     elapsed_secs: f64,
+}
+
+impl Human for VerifyRecord {
+    /// One line when every unit agrees; a disagreement is said on stderr.
+    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        if !self.disagreements.is_empty() {
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "ok: {} of {} units recounted (seed {}), every one agrees",
+            self.sampled, self.units_present, self.seed
+        )
+    }
 }
 
 /// `1%`, `0.5%`, `100` (the `%` is optional): a share above 0 and at most
@@ -178,34 +191,20 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         disagreements,
         elapsed_secs: started.elapsed().as_secs_f64(),
     };
-    let mut out = super::stdout();
-    if args.json {
-        serde_json::to_writer(&mut out, &record)?;
-        std::io::Write::write_all(&mut out, b"\n")?;
-    } else if record.disagreements.is_empty() {
-        std::io::Write::write_fmt(
-            &mut out,
-            format_args!(
-                "ok: {} of {} units recounted (seed {seed}), every one agrees\n",
-                record.sampled, record.units_present
-            ),
-        )?;
-    }
-    std::io::Write::flush(&mut out)?;
+    Report::stdout(Form::of(args.json)).record(&record)?;
     if let Some(&(id, said, count)) = record.disagreements.first() {
         // Not "a bug in queens": a file's or a journal's claim is what is
         // in doubt, whether damaged, forged or counted on a faulty machine.
-        eprintln!(
-            "queens: MISMATCH for n = {}: {} of {} recounted units differ from {source}; unit \
-             {id} says {said}, the recount gives {count}. So {source} cannot be trusted: recount \
-             them without it (e.g. 'queens count {} --units {id}'), on another machine if this \
-             one may be faulty.",
+        disagreement(&format!(
+            "for n = {}: {} of {} recounted units differ from {source}; unit {id} says {said}, \
+             the recount gives {count}. So {source} cannot be trusted: recount them without it \
+             (e.g. 'queens count {} --units {id}'), on another machine if this one may be faulty",
             plan.n(),
             record.disagreements.len(),
             record.sampled,
             plan.n(),
-        );
-        return Ok(ExitCode::from(EXIT_DISAGREES));
+        ));
+        return Ok(ExitCode::from(EXIT_MISMATCH));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -36,6 +36,7 @@ use crate::Error;
 
 /// A counting engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[non_exhaustive]
 pub enum Engine {
     /// Bitmask backtracking with mirror symmetry, split on its first rows.
@@ -45,12 +46,15 @@ pub enum Engine {
     Join,
     /// The join with odd boards split into unequal halves (cross-checks).
     #[doc(hidden)]
+    #[cfg_attr(feature = "cli", value(hide = true))]
     JoinUnequal,
     /// The join's unoptimised reference stage (cross-checks).
     #[doc(hidden)]
+    #[cfg_attr(feature = "cli", value(hide = true))]
     JoinReference,
     /// The join without symmetry (cross-checks).
     #[doc(hidden)]
+    #[cfg_attr(feature = "cli", value(hide = true))]
     JoinSliced,
     /// The mirror engine's units cut into millions of tasks, counted on an
     /// NVIDIA GPU (the `gpu` feature; n = 4..=32).
