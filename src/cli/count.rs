@@ -585,11 +585,16 @@ fn count_plan(
     if signals::stopped() {
         interrupted();
     }
-    if let Some(journal) = &journal {
-        journal
-            .finish()
-            .with_context(|| format!("writing the journal {}", journal.path().display()))?;
-    }
+    let journal = match journal {
+        Some(journal) => {
+            let path = journal.path().display().to_string();
+            journal
+                .finish()
+                .with_context(|| format!("writing the journal {path}"))?;
+            Some(path)
+        }
+        None => None,
+    };
 
     let mut unit_counts = resumed.clone();
     unit_counts.extend_from_slice(&count.unit_counts);
@@ -615,7 +620,7 @@ fn count_plan(
         plan: Some(plan.hash().to_string()),
         resumed_units: resumed.len(),
         resumed_ids: resumed.iter().map(|&(id, _)| id).collect(),
-        journal: journal.map(|j| j.path().display().to_string()),
+        journal,
     })
 }
 
