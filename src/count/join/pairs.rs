@@ -251,18 +251,32 @@ pub fn right_halves(
 }
 
 /// Calls `f` with each (top group, bottom group) whose pieces make the
-/// half-boards on `rows`: complementary column sets over the side's width.
+/// half-boards of an even board on `rows`.
 #[inline]
 fn for_each_pair_group(
     geo: &Geometry,
     tops: &QuarterTable,
     bottoms: &QuarterTable,
     rows: u32,
-    mut f: impl FnMut(&[Piece], &[Piece]),
+    f: impl FnMut(&[Piece], &[Piece]),
 ) {
     let h = geo.h;
-    let top_rows = rows & ((1 << h) - 1);
-    let bottom_rows = rows >> h;
+    for_each_quarter_pair(h, tops, bottoms, (rows & ((1 << h) - 1), rows >> h), f);
+}
+
+/// Calls `f` with each (top group, bottom group), neither empty, whose
+/// pieces make the half-boards with the top quarter's queens on its local
+/// rows `top_rows` and the bottom quarter's on `bottom_rows`:
+/// complementary column sets over a quarter's `h` columns. Every group is
+/// prefetched first.
+#[inline]
+pub fn for_each_quarter_pair(
+    h: u32,
+    tops: &QuarterTable,
+    bottoms: &QuarterTable,
+    (top_rows, bottom_rows): (u32, u32),
+    mut f: impl FnMut(&[Piece], &[Piece]),
+) {
     let all_cols = (1u32 << h) - 1;
     let k = top_rows.count_ones();
     for_each_subset(h, k, |cols| {
