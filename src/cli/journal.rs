@@ -294,6 +294,14 @@ impl Journal {
 
 impl Observer for Journal {
     fn unit_done(&self, done: &UnitDone) {
+        self.append(done.id, done.solutions);
+    }
+}
+
+impl Journal {
+    /// Copies the record of unit `id`, which counted `solutions`, into the
+    /// map, and commits the records if one is due.
+    fn append(&self, id: u32, solutions: u128) {
         // The test hook kills after exactly K records: one append at a time.
         let _one_at_a_time = self.kill_after.map(|_| {
             self.last_sync
@@ -301,9 +309,7 @@ impl Observer for Journal {
                 .unwrap_or_else(PoisonError::into_inner)
         });
         let mut record = [0; journal::MAX_RECORD];
-        let len = self
-            .header
-            .write_record(done.id, done.solutions, &mut record);
+        let len = self.header.write_record(id, solutions, &mut record);
         {
             let open = self.open.read().unwrap_or_else(PoisonError::into_inner);
             if !*open {
@@ -434,4 +440,32 @@ fn reserve(file: &File, offset: usize, room: usize) -> std::io::Result<()> {
         at += len;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use queens::{Config, Engine};
+
+    /// A unit that finishes after an interrupt closed the journal is not
+    /// copied into the map past the file's new end (see issue 22).
+    #[test]
+    fn nothing_is_appended_after_the_journal_is_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal");
+        let plan = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
+        let Ok(Opened { journal, .. }) = Journal::open(&path, &plan, None, Duration::ZERO) else {
+            panic!("cannot open a new journal");
+        };
+        journal.append(0, 4);
+        let (held, written) = journal.sync_and_hold();
+        assert_eq!(written, 1);
+        drop(held);
+        let closed = std::fs::read(&path).unwrap();
+        journal.append(1, 4);
+        assert_eq!(journal.sync_and_hold().1, 1);
+        assert_eq!(std::fs::read(&path).unwrap(), closed);
+        let replay = queens::journal::Replay::read(&closed, &Header::of(&plan), plan.len());
+        assert_eq!(replay.map(|r| r.done), Ok(vec![(0, 4)]));
+    }
 }
