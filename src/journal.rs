@@ -153,16 +153,11 @@ impl Header {
     /// The header of `plan`'s journal.
     #[must_use]
     pub fn of(plan: &Plan) -> Self {
-        let split = plan.split_depth().map_or("-".to_owned(), |d| d.to_string());
+        let mut fields = plan.header().fields().to_vec();
+        fields.push(("units", plan.len().to_string()));
+        fields.push(("plan", plan.hash().to_string()));
         Self {
-            fields: vec![
-                ("n", plan.n().to_string()),
-                ("engine", plan.engine().name().to_owned()),
-                ("format", plan.format().to_string()),
-                ("split", split),
-                ("units", plan.len().to_string()),
-                ("plan", plan.hash().to_string()),
-            ],
+            fields,
             plan: plan.hash().to_string(),
         }
     }

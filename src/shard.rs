@@ -27,6 +27,7 @@ use std::fmt;
 use sha2::{Digest, Sha256};
 
 use crate::Error;
+use crate::count::plan::{PlanHeader, sha256_text};
 use crate::count::{Config, Engine, Plan};
 
 /// What a shard file says it is: its `format` field.
@@ -186,13 +187,21 @@ impl ShardFile {
             })
             .collect();
         let total: u128 = units.iter().map(|&(_, c)| u128::from(c)).sum();
+        // Every field of the plan's header, by name: a field added to it
+        // does not build until the file carries it too.
+        let PlanHeader {
+            n,
+            engine,
+            format: plan_format,
+            split,
+        } = plan.header();
         Self {
             format: FORMAT.to_owned(),
-            n: plan.n(),
-            engine: plan.engine().name().to_owned(),
+            n,
+            engine: engine.to_owned(),
             version: env!("CARGO_PKG_VERSION").to_owned(),
-            plan_format: plan.format(),
-            split: plan.split_depth(),
+            plan_format,
+            split,
             plan: plan.hash().to_string(),
             plan_units: plan.len(),
             shard: index,
@@ -711,11 +720,7 @@ pub fn units_csv(plan: &Plan, counts: &[Option<u64>]) -> String {
 /// The digest of a [`units_csv`]: `sha256:` and 64 hex digits.
 #[must_use]
 pub fn digest(csv: &str) -> String {
-    let mut text = String::from("sha256:");
-    for byte in Sha256::digest(csv.as_bytes()) {
-        text.push_str(&format!("{byte:02x}"));
-    }
-    text
+    sha256_text(&Sha256::digest(csv.as_bytes()))
 }
 
 /// Shard index and count, as `I/K`.

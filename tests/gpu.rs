@@ -1,6 +1,7 @@
-//! The GPU engine without a GPU: its plan and task decomposition through
-//! the CPU reference, the CUDA kernels themselves run on the CPU by a small
-//! C++ harness, and the refusals of a machine or a build without a GPU.
+//! The GPU engine, mostly without a GPU: its plan and task decomposition
+//! through the CPU reference, the CUDA kernels themselves run on the CPU by
+//! a small C++ harness, a count on the GPU where there is one, and the
+//! refusals of a machine or a build without one.
 
 use std::path::Path;
 use std::process::Command;
@@ -108,19 +109,42 @@ fn the_cuda_kernel_run_on_the_cpu_counts_a000170() {
     }
 }
 
-/// Without a GPU (CI has none), or without the `gpu` feature, a count
-/// refuses with one line, before any unit.
+/// Whether this test build can count on a GPU: it has the `gpu` feature
+/// and the machine a usable NVIDIA GPU.
+fn gpu_here() -> bool {
+    gpu::probe().is_ok()
+}
+
+/// Where a GPU can count (a build with the `gpu` feature on an NVIDIA
+/// machine), the engine counts exactly; anywhere else (CI has no GPU), a
+/// count refuses with one line, before any unit.
 #[test]
-fn without_a_gpu_the_engine_refuses_with_one_line() {
-    if gpu::probe().is_ok() {
-        return; // a machine with a GPU: nothing to refuse
+fn the_engine_counts_on_a_gpu_and_refuses_without_one() {
+    let counted = Counter::new(10).engine(Engine::Gpu).run();
+    if gpu_here() {
+        let count = counted.unwrap();
+        assert_eq!(Some(count.solutions), known::total(10));
+        return;
     }
-    let err = Counter::new(10).engine(Engine::Gpu).run().unwrap_err();
+    let err = counted.unwrap_err();
     let Error::Gpu(line) = &err else {
         panic!("not a GPU error: {err:?}");
     };
     assert!(!line.contains('\n'));
     assert!(line.contains("GPU") || line.contains("NVIDIA"), "{line}");
+}
+
+/// A build without the `gpu` feature refuses whatever the machine has,
+/// and says how to build one that counts.
+#[cfg(not(feature = "gpu"))]
+#[test]
+fn a_build_without_the_gpu_feature_refuses_and_says_how_to_build_one() {
+    assert!(!gpu_here());
+    let err = gpu::probe().unwrap_err();
+    let Error::Gpu(line) = &err else {
+        panic!("not a GPU error: {err:?}");
+    };
+    assert!(line.contains("--features gpu"), "{line}");
 }
 
 #[test]
@@ -135,14 +159,22 @@ fn the_engine_covers_4_to_32() {
     assert_eq!(Engine::Gpu.second_opinion(26), Some(Engine::Mirror));
 }
 
+/// The CLI counts on a GPU where there is one, and refuses with exit 2
+/// and one line where there is none; a board the engine does not cover
+/// is refused either way.
 #[test]
-fn the_cli_refuses_a_missing_gpu_with_exit_2_and_one_line() {
-    use crate::common::cli::{one_error_line, queens};
-    if gpu::probe().is_ok() {
-        return;
+fn the_cli_counts_on_a_gpu_or_refuses_a_missing_one_with_exit_2_and_one_line() {
+    use crate::common::cli::{one_error_line, queens, stdout};
+    let run = queens(&["count", "12", "--engine", "gpu", "--json"]);
+    if gpu_here() {
+        let out = stdout(&run.success());
+        let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(record["solutions"], 14_200, "{out}");
+        assert_eq!(record["engine"], "gpu", "{out}");
+    } else {
+        let line = one_error_line(run, 2, &[]);
+        assert!(line.contains("GPU") || line.contains("NVIDIA"), "{line}");
     }
-    let line = one_error_line(queens(&["count", "12", "--engine", "gpu"]), 2, &[]);
-    assert!(line.contains("GPU") || line.contains("NVIDIA"), "{line}");
     one_error_line(
         queens(&["count", "3", "--engine", "gpu"]),
         2,

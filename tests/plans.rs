@@ -17,7 +17,9 @@ fn plan(n: u32, engine: Engine) -> Plan {
     Plan::new(n, engine, &Config::default()).unwrap()
 }
 
-/// The ids `0..len` in an order scrambled by `seed` (a fixed xorshift).
+/// The ids `0..len` in an order scrambled by `seed` (a fixed xorshift),
+/// none of them in its own place: Sattolo's shuffle, which makes one cycle
+/// of them all.
 fn shuffled(len: usize, seed: u64) -> Vec<u32> {
     let mut ids: Vec<u32> = (0..len as u32).collect();
     let mut state = seed | 1;
@@ -25,23 +27,57 @@ fn shuffled(len: usize, seed: u64) -> Vec<u32> {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        ids.swap(i, (state % (i as u64 + 1)) as usize);
+        ids.swap(i, (state % i as u64) as usize);
     }
     ids
 }
 
+#[test]
+fn the_shuffle_is_a_permutation_out_of_order() {
+    for len in 2..200 {
+        for seed in [4, 16] {
+            let ids = shuffled(len, seed);
+            let mut sorted = ids.clone();
+            sorted.sort_unstable();
+            assert!(sorted.iter().copied().eq(0..len as u32), "len {len}");
+            assert!(
+                ids.iter().enumerate().all(|(at, &id)| at != id as usize),
+                "len {len}: {ids:?}"
+            );
+        }
+    }
+}
+
+/// A unit's count does not depend on what its scratch counted before:
+/// each unit counted with a scratch of its own, and again by two scratches
+/// that meet the units in a shuffled order, gives the same count, and the
+/// counts sum to the OEIS total.
 #[test]
 fn every_unit_counted_alone_in_a_shuffled_order_sums_to_a000170() {
     for engine in ENGINES {
         for n in 4..=16 {
             let plan = plan(n, engine);
             assert!(!plan.is_empty(), "n = {n}, {engine}");
-            let total: u128 = shuffled(plan.len(), u64::from(n))
+            let alone: Vec<Option<u128>> = (0..plan.len() as u32)
                 .into_par_iter()
-                .map_init(Scratch::default, |scratch, id| {
-                    plan.count_unit(id, scratch).unwrap()
+                .map(|id| Some(plan.count_unit(id, &mut Scratch::default()).unwrap()))
+                .collect();
+            let order = shuffled(plan.len(), u64::from(n));
+            let runs: Vec<Vec<(u32, u128)>> = order
+                .par_chunks(order.len().div_ceil(2))
+                .map(|ids| {
+                    let mut scratch = Scratch::default();
+                    ids.iter()
+                        .map(|&id| (id, plan.count_unit(id, &mut scratch).unwrap()))
+                        .collect()
                 })
-                .sum();
+                .collect();
+            let mut in_turn = vec![None; plan.len()];
+            for (id, count) in runs.into_iter().flatten() {
+                assert_eq!(in_turn[id as usize].replace(count), None, "unit {id} twice");
+            }
+            assert_eq!(in_turn, alone, "n = {n}, {engine}");
+            let total: u128 = in_turn.iter().flatten().sum();
             assert_eq!(Some(total), known::total(n), "n = {n}, {engine}");
         }
     }

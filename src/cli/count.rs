@@ -390,7 +390,6 @@ impl<'a> Request<'a> {
                 if let Some(prepared) = shard {
                     self.write_shard(&plan, prepared, &count, &job)?;
                 }
-                let journal = journal.map(|j| j.path().display().to_string());
                 engine_record(&count, job.is_whole(), job.resumed().len(), journal)
             }
             Method::Ladder(algorithm) => signals::wait(
@@ -452,7 +451,7 @@ impl<'a> Request<'a> {
         journal: Option<Journal>,
         pool: &ThreadPool,
         progress: &Progress,
-    ) -> anyhow::Result<(Count, Option<Journal>)> {
+    ) -> anyhow::Result<(Count, Option<String>)> {
         let observers = Both(progress, journal.as_ref());
         let counter = Counter::new(plan.n())
             .config(&self.config)
@@ -478,11 +477,14 @@ impl<'a> Request<'a> {
             let (_held, code) = last_words();
             return Err(Interrupted(code).into());
         }
-        if let Some(journal) = &journal {
-            journal
-                .finish()
-                .with_context(|| format!("writing the journal {}", journal.path().display()))?;
-        }
+        let journal = match journal {
+            Some(journal) => {
+                let path = journal.path().display().to_string();
+                (journal.finish()).with_context(|| format!("writing the journal {path}"))?;
+                Some(path)
+            }
+            None => None,
+        };
         Ok((job.finish(count)?, journal))
     }
 
@@ -716,7 +718,7 @@ fn interrupted(
     resumed: usize,
     counted: usize,
     target: usize,
-) -> (Option<RwLockWriteGuard<'_, ()>>, u8) {
+) -> (Option<RwLockWriteGuard<'_, bool>>, u8) {
     let code = signals::exit_code();
     let Some(journal) = journal else {
         eprintln!(

@@ -59,9 +59,11 @@ pub struct Journal {
     end: AtomicUsize,
     /// Created by this run: its directory is synced with the first commit.
     created: AtomicBool,
-    /// Held shared by every append and exclusively to stop them (at an
-    /// interrupt), so that the process never exits in the middle of one.
-    appending: RwLock<()>,
+    /// Whether records may still land in the map: held shared by every
+    /// append, which checks it, and exclusively by `close`, which cuts the
+    /// file back and clears it, so that no record is ever copied past the
+    /// file's end (and the process never exits in the middle of one).
+    open: RwLock<bool>,
     /// When the records were last synced; held while syncing.
     last_sync: Mutex<Instant>,
     written: AtomicUsize,
@@ -195,7 +197,7 @@ impl Journal {
                 map,
                 end: AtomicUsize::new(good_len),
                 created: AtomicBool::new(fresh),
-                appending: RwLock::new(()),
+                open: RwLock::new(true),
                 last_sync: Mutex::new(Instant::now()),
                 written: AtomicUsize::new(0),
                 failed: Mutex::new(None),
@@ -212,27 +214,24 @@ impl Journal {
     }
 
     /// Syncs every record to the disk, cuts the unused room off, and stops
-    /// all further appends for as long as the guard lives (for an exit
-    /// mid-count); with the number of records this process wrote.
-    pub fn sync_and_hold(&self) -> (RwLockWriteGuard<'_, ()>, usize) {
-        let held = self
-            .appending
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
-        let _ = self.close();
-        (held, self.written.load(Ordering::SeqCst))
+    /// all further appends (for an exit mid-count: a unit that finishes
+    /// later is not recorded, and is counted again on resuming); with the
+    /// number of records this process wrote. The guard keeps the appends
+    /// that were waiting from even starting until the process exits.
+    pub fn sync_and_hold(&self) -> (RwLockWriteGuard<'_, bool>, usize) {
+        let mut open = self.open.write().unwrap_or_else(PoisonError::into_inner);
+        let _ = self.close(&mut open);
+        (open, self.written.load(Ordering::SeqCst))
     }
 
     /// Syncs every record and cuts the unused room off; the first write or
-    /// sync that failed, if any.
-    pub fn finish(&self) -> std::io::Result<()> {
-        let _held = self
-            .appending
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
+    /// sync that failed, if any. It takes the journal, so that no unit can
+    /// be reported to it afterwards.
+    pub fn finish(self) -> std::io::Result<()> {
+        let mut open = self.open.write().unwrap_or_else(PoisonError::into_inner);
         // Close first, so that every record that did land is synced and
         // the room cut off, whatever failed before.
-        let closed = self.close();
+        let closed = self.close(&mut open);
         match self
             .failed
             .lock()
@@ -244,8 +243,11 @@ impl Journal {
         }
     }
 
-    /// The records to the disk, the file cut to them.
-    fn close(&self) -> std::io::Result<()> {
+    /// The records to the disk, the file cut to them; `open` (the lock's
+    /// value, held exclusively) is cleared first, so that no append copies
+    /// a record past the new end, even if the cut fails half-way.
+    fn close(&self, open: &mut bool) -> std::io::Result<()> {
+        *open = false;
         // Cut short from outside, the file would be lengthened again with
         // zeros where its records were: left as it is, and the count fails.
         self.check_length()?;
@@ -292,6 +294,14 @@ impl Journal {
 
 impl Observer for Journal {
     fn unit_done(&self, done: &UnitDone) {
+        self.append(done.id, done.solutions);
+    }
+}
+
+impl Journal {
+    /// Copies the record of unit `id`, which counted `solutions`, into the
+    /// map, and commits the records if one is due.
+    fn append(&self, id: u32, solutions: u128) {
         // The test hook kills after exactly K records: one append at a time.
         let _one_at_a_time = self.kill_after.map(|_| {
             self.last_sync
@@ -299,24 +309,26 @@ impl Observer for Journal {
                 .unwrap_or_else(PoisonError::into_inner)
         });
         let mut record = [0; journal::MAX_RECORD];
-        let len = self
-            .header
-            .write_record(done.id, done.solutions, &mut record);
+        let len = self.header.write_record(id, solutions, &mut record);
         {
-            let _appending = self
-                .appending
-                .read()
-                .unwrap_or_else(PoisonError::into_inner);
+            let open = self.open.read().unwrap_or_else(PoisonError::into_inner);
+            if !*open {
+                // Closed at an interrupt: the file ends at its records now.
+                return;
+            }
             let at = self.end.fetch_add(len, Ordering::SeqCst);
             if at + len > self.map.len() {
                 self.fail(std::io::Error::other("the journal ran out of room"));
                 return;
             }
             // SAFETY: `at..at + len` lies inside the map (checked above) and
-            // belongs to this thread alone (reserved by the `fetch_add`); the
-            // file is locked against other queens processes and only `close`,
-            // which holds `appending` exclusively, cuts it, so the map stays
-            // backed by the file while this write runs.
+            // belongs to this thread alone (reserved by the `fetch_add`). The
+            // map stays backed by the file while this write runs: the file is
+            // locked against other queens processes, and only `close` cuts
+            // it, which holds `open` exclusively and clears it first, so no
+            // append that sees it set (as this one did, and holds it shared)
+            // runs after a cut. (A truncation from outside is caught as
+            // SIGBUS by `catch_truncation`.)
             #[allow(unsafe_code)]
             unsafe {
                 std::ptr::copy_nonoverlapping(record.as_ptr(), self.map.as_mut_ptr().add(at), len);
@@ -428,4 +440,32 @@ fn reserve(file: &File, offset: usize, room: usize) -> std::io::Result<()> {
         at += len;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use queens::{Config, Engine};
+
+    /// A unit that finishes after an interrupt closed the journal is not
+    /// copied into the map past the file's new end (see issue 22).
+    #[test]
+    fn nothing_is_appended_after_the_journal_is_closed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal");
+        let plan = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
+        let Ok(Opened { journal, .. }) = Journal::open(&path, &plan, None, Duration::ZERO) else {
+            panic!("cannot open a new journal");
+        };
+        journal.append(0, 4);
+        let (held, written) = journal.sync_and_hold();
+        assert_eq!(written, 1);
+        drop(held);
+        let closed = std::fs::read(&path).unwrap();
+        journal.append(1, 4);
+        assert_eq!(journal.sync_and_hold().1, 1);
+        assert_eq!(std::fs::read(&path).unwrap(), closed);
+        let replay = queens::journal::Replay::read(&closed, &Header::of(&plan), plan.len());
+        assert_eq!(replay.map(|r| r.done), Ok(vec![(0, 4)]));
+    }
 }

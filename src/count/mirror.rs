@@ -339,18 +339,63 @@ mod tests {
         assert_eq!(texts, ["rows:0", "rows:1", "rows:2,0"]);
     }
 
+    /// The exact size of the search tree below a unit that fixes `rows`
+    /// rows and leaves `masks` on the next, its root included: what
+    /// [`probe_cost`] estimates.
+    fn tree_size(n: u32, rows: u32, masks: Masks) -> u64 {
+        let mut size = 1;
+        let mut open = if rows < n {
+            masks.free(full_mask(n))
+        } else {
+            0
+        };
+        while open != 0 {
+            let bit = lowest_bit(open);
+            open ^= bit;
+            size += tree_size(n, rows + 1, masks.place(bit));
+        }
+        size
+    }
+
     #[test]
-    fn costs_grow_with_the_open_board() {
-        // A unit that leaves more of the board open has the bigger tree.
-        let units = work_units(12, 1);
-        assert!(units[0].cost > 1 && units[1].cost > 1);
+    fn costs_estimate_the_tree_below_each_unit() {
+        // Each cost is near its unit's true tree size (within 5% here: the
+        // walks are seeded, so this holds on every run), so a unit with the
+        // bigger tree has the bigger cost.
+        let n = 10;
+        let units = work_units(n, 2);
+        let sizes: Vec<u64> = units
+            .iter()
+            .map(|u| tree_size(n, u.rows, u.masks))
+            .collect();
+        for (unit, &size) in units.iter().zip(&sizes) {
+            let ratio = unit.cost as f64 / size as f64;
+            assert!(
+                (0.85..=1.15).contains(&ratio),
+                "unit {}: cost {} for a tree of {size}",
+                unit.id,
+                unit.cost
+            );
+        }
+        let (smallest, largest) = (
+            (0..units.len()).min_by_key(|&i| sizes[i]).unwrap(),
+            (0..units.len()).max_by_key(|&i| sizes[i]).unwrap(),
+        );
+        assert!(2 * sizes[largest] > 3 * sizes[smallest], "{sizes:?}");
+        assert!(units[largest].cost > units[smallest].cost);
+    }
+
+    #[test]
+    fn costs_are_exact_where_there_is_one_path() {
         assert_eq!(
             probe_cost(4, 4, Masks::EMPTY, 16, 7),
             1,
             "nothing below a full board"
         );
-        // One open square a row all the way down: a path of 1 + 3 nodes.
+        // One open square in each of rows 2 and 3: every walk follows the
+        // one path of 3 nodes.
         let path = Masks::EMPTY.place(1 << 1).place(1 << 3);
+        assert_eq!(tree_size(4, 2, path), 3);
         assert_eq!(probe_cost(4, 2, path, 16, 7), 3);
     }
 }

@@ -68,9 +68,20 @@ pub struct PlanHash([u8; 32]);
 
 impl fmt::Display for PlanHash {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("sha256:")?;
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+        f.write_str(&sha256_text(&self.0))
     }
+}
+
+/// A SHA-256 digest as queens writes it everywhere (plan hashes, shard
+/// runs' digests): `sha256:` and 64 lower-case hex digits.
+pub(crate) fn sha256_text(digest: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::with_capacity(7 + 2 * digest.len());
+    text.push_str("sha256:");
+    for byte in digest {
+        write!(text, "{byte:02x}").expect("writing to a String cannot fail");
+    }
+    text
 }
 
 /// Not `sha256:` and 64 hex digits.
@@ -324,24 +335,62 @@ impl Plan {
         }
     }
 
+    /// Everything that defines the plan besides its units, as its hash,
+    /// its journals and its shard files name it.
+    pub(crate) fn header(&self) -> PlanHeader {
+        PlanHeader {
+            n: self.n,
+            engine: self.engine.name(),
+            format: self.format(),
+            split: self.split_depth(),
+        }
+    }
+
     /// SHA-256 over a header of everything that defines the plan, then
     /// one descriptor a line, fed to the hash a line at a time: the text
     /// itself would take 3 GB at n = 32, split depth 6.
     fn canonical_hash(&self) -> PlanHash {
-        let split = self.split_depth().map_or("-".to_owned(), |d| d.to_string());
         let mut hash = Sha256::new();
-        hash.update(format!(
-            "queens plan\nn {}\nengine {}\nformat {}\nsplit {split}\n",
-            self.n,
-            self.engine.name(),
-            self.format()
-        ));
+        hash.update("queens plan\n");
+        for (key, value) in self.header().fields() {
+            hash.update(format!("{key} {value}\n"));
+        }
         for unit in self.units() {
             hash.update("unit ");
             hash.update(unit.descriptor);
             hash.update("\n");
         }
         PlanHash(hash.finalize().into())
+    }
+}
+
+/// What defines a plan besides its units: the one list that its hash,
+/// its journals' headers and its shard files are written from, so that
+/// none of them can leave a field out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PlanHeader {
+    pub n: u32,
+    /// The engine's name.
+    pub engine: &'static str,
+    /// The engine's plan format ([`Plan::format`]).
+    pub format: u32,
+    /// The split depth, for an engine that has one.
+    pub split: Option<u32>,
+}
+
+impl PlanHeader {
+    /// The fields as text, in the order the hash and journals write them,
+    /// `split` as `-` where there is none.
+    pub(crate) fn fields(&self) -> [(&'static str, String); 4] {
+        [
+            ("n", self.n.to_string()),
+            ("engine", self.engine.to_owned()),
+            ("format", self.format.to_string()),
+            (
+                "split",
+                self.split.map_or("-".to_owned(), |d| d.to_string()),
+            ),
+        ]
     }
 }
 

@@ -36,8 +36,19 @@ pub fn one_error_line(assert: Assert, code: i32, needles: &[&str]) -> String {
 }
 
 /// Asserts a usage error: exit 2, nothing on stdout, one line naming the
-/// problem.
+/// problem (every `needle`, at least one) in queens' words: clap's
+/// `error:` prefix, usage and tips are not passed through.
 pub fn rejects(args: &[&str], needles: &[&str]) {
+    assert!(
+        !needles.is_empty(),
+        "{args:?}: say what the refusal must name"
+    );
     let err = one_error_line(queens(args).stdout(""), 2, needles);
-    assert!(!err.is_empty(), "{args:?}");
+    let message = err.trim_start_matches("queens: ");
+    for clap in ["error:", "Usage:", "For more information"] {
+        assert!(
+            !message.contains(clap),
+            "{args:?}: clap's {clap:?} in {err:?}"
+        );
+    }
 }

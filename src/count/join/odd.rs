@@ -30,7 +30,7 @@
 //! This module generates the half-boards of these jobs; it never counts.
 
 use super::halves::{Side, for_each_subset};
-use super::pairs::{Buffers, Frame, OffDiagonal, pair_group, prefetch};
+use super::pairs::{Buffers, Frame, OffDiagonal, for_each_quarter_pair, pair_group, prefetch};
 use super::quarter::{GroupSizes, Piece, QuarterTable};
 
 /// The split of an odd board around its middle row and column.
@@ -155,19 +155,10 @@ impl OddGeometry {
         buffers: &mut Buffers,
     ) {
         let h = self.h;
-        let (top, bottom, all) = self.split(rows);
+        let (top, bottom, _) = self.split(rows);
         let [tl, bl, _, _] = self.forbidden(middle);
         let frame = Frame::odd(h, Side::Left, 0, (tl, bl));
-        for_each_subset(h, top.count_ones(), |cols| {
-            prefetch(table.group(top, cols));
-            prefetch(table.group(bottom, all ^ cols));
-        });
-        for_each_subset(h, top.count_ones(), |cols| {
-            let tops = table.group(top, cols);
-            if tops.is_empty() {
-                return;
-            }
-            let bottoms = table.group(bottom, all ^ cols);
+        for_each_quarter_pair(h, table, table, (top, bottom), |tops, bottoms| {
             pair_group(frame, tops, bottoms, OffDiagonal::Once, out, buffers);
         });
     }

@@ -251,18 +251,32 @@ pub fn right_halves(
 }
 
 /// Calls `f` with each (top group, bottom group) whose pieces make the
-/// half-boards on `rows`: complementary column sets over the side's width.
+/// half-boards of an even board on `rows`.
 #[inline]
 fn for_each_pair_group(
     geo: &Geometry,
     tops: &QuarterTable,
     bottoms: &QuarterTable,
     rows: u32,
-    mut f: impl FnMut(&[Piece], &[Piece]),
+    f: impl FnMut(&[Piece], &[Piece]),
 ) {
     let h = geo.h;
-    let top_rows = rows & ((1 << h) - 1);
-    let bottom_rows = rows >> h;
+    for_each_quarter_pair(h, tops, bottoms, (rows & ((1 << h) - 1), rows >> h), f);
+}
+
+/// Calls `f` with each (top group, bottom group), neither empty, whose
+/// pieces make the half-boards with the top quarter's queens on its local
+/// rows `top_rows` and the bottom quarter's on `bottom_rows`:
+/// complementary column sets over a quarter's `h` columns. Every group is
+/// prefetched first.
+#[inline]
+pub fn for_each_quarter_pair(
+    h: u32,
+    tops: &QuarterTable,
+    bottoms: &QuarterTable,
+    (top_rows, bottom_rows): (u32, u32),
+    mut f: impl FnMut(&[Piece], &[Piece]),
+) {
     let all_cols = (1u32 << h) - 1;
     let k = top_rows.count_ones();
     for_each_subset(h, k, |cols| {
@@ -436,11 +450,20 @@ mod simd {
         };
         // Room for every candidate, plus one whole store's overhang.
         out.reserve(tops.len() * bottoms.len() + 8);
-        // One loop per rule, so that the loop holds no test of it.
-        match mirror {
-            OffDiagonal::Once => pair_tops::<ONCE>(frame, tops, bottoms, words, allowed, out),
-            OffDiagonal::Skip => pair_tops::<SKIP>(frame, tops, bottoms, words, allowed, out),
-            OffDiagonal::Twice => pair_tops::<TWICE>(frame, tops, bottoms, words, allowed, out),
+        // SAFETY: `out` has room for every candidate and 8 words more
+        // (reserved just above), and `words` and `allowed` were made above
+        // from `bottoms.chunks(8)`, so every allowed lane is a piece of
+        // `bottoms`.
+        #[allow(unsafe_code)]
+        unsafe {
+            // One loop per rule, so that the loop holds no test of it.
+            match mirror {
+                OffDiagonal::Once => pair_tops::<ONCE>(frame, tops, bottoms, words, allowed, out),
+                OffDiagonal::Skip => pair_tops::<SKIP>(frame, tops, bottoms, words, allowed, out),
+                OffDiagonal::Twice => {
+                    pair_tops::<TWICE>(frame, tops, bottoms, words, allowed, out);
+                }
+            }
         }
     }
 
@@ -450,10 +473,21 @@ mod simd {
 
     /// The loop of [`pair_group`] over the tops, with the bottoms' words
     /// and allowed lanes computed, for the rule `FIX` (`ONCE`, `SKIP` or
-    /// `TWICE`); `out` has room for every candidate and 8 words more.
+    /// `TWICE`).
+    ///
+    /// # Safety
+    ///
+    /// Each compressed store writes 8 words past the kept candidates, and
+    /// each load reads the bottoms its lanes allow, unchecked, so:
+    /// - `out` has spare capacity for `tops.len() * bottoms.len() + 8`
+    ///   words (one per candidate, and one whole store's overhang);
+    /// - `words[i]` and `allowed[i]` are [`bottom_words`] of
+    ///   `bottoms[8 * i..]` (at most eight), as `bottoms.chunks(8)` gives
+    ///   them: every lane set in `allowed[i]` is a piece of `bottoms`.
     #[inline]
+    #[allow(unsafe_code)]
     #[target_feature(enable = "avx512f,avx512vpopcntdq,popcnt")]
-    fn pair_tops<const FIX: u8>(
+    unsafe fn pair_tops<const FIX: u8>(
         frame: Frame,
         tops: &[Piece],
         bottoms: &[Piece],
@@ -468,9 +502,9 @@ mod simd {
             let probe = _mm512_set1_epi64(frame.probe(top) as i64);
             let top_word = _mm512_set1_epi64(frame.top_word(top) as i64);
             for (i, (lanes, &ok)) in words.iter().zip(allowed).enumerate() {
-                // SAFETY: the `ok` lanes are `Piece`s of `bottoms`, `repr(C)`
-                // pairs of u32, each read as `falling | rising << 32`; `lanes`
-                // is 64-byte aligned.
+                // SAFETY: the `ok` lanes are `Piece`s of `bottoms` (the
+                // caller's promise), `repr(C)` pairs of u32, each read as
+                // `falling | rising << 32`; `lanes` is 64-byte aligned.
                 #[allow(unsafe_code)]
                 let (pieces, bottom) = unsafe {
                     (
@@ -491,8 +525,8 @@ mod simd {
                     word = _mm512_mask_or_epi64(word, neither, word, tag_bit);
                 }
                 // SAFETY: `end` has at least 8 words of room after it: the
-                // caller reserved one per candidate and 8 more, and at most one
-                // word per candidate has been kept before this store.
+                // caller gave room for one per candidate and 8 more, and at
+                // most one word per candidate has been kept before this store.
                 #[allow(unsafe_code)]
                 unsafe {
                     _mm512_storeu_si512(end.cast(), _mm512_maskz_compress_epi64(keep, word));

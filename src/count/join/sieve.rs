@@ -45,6 +45,10 @@ pub struct Sieve {
     /// and used for the histograms and both bucketings.
     stored_cuts: Vec<u8>,
     query_cuts: Vec<u8>,
+    /// How many cuts the last count took (0: the plain matcher), for the
+    /// tests to see that the sieve was used.
+    #[cfg(test)]
+    last_cuts: usize,
 }
 
 impl Sieve {
@@ -61,6 +65,10 @@ impl Sieve {
     /// (words of the low `bits` bits), bucketing on the cuts this job
     /// pays for.
     pub fn count(&mut self, stored: &[u64], queries: &[u64], bits: u32) -> u64 {
+        #[cfg(test)]
+        {
+            self.last_cuts = 0;
+        }
         if stored.is_empty() || queries.is_empty() {
             return 0;
         }
@@ -109,6 +117,10 @@ impl Sieve {
             .unwrap_or(0);
         if k == 0 {
             return self.count_squeezed(stored, queries, Squeeze::new(live, bits));
+        }
+        #[cfg(test)]
+        {
+            self.last_cuts = k;
         }
         // Within a bucket no query shares a cut bit with a stored word, so
         // the cut bits are squeezed out with the dead ones.
@@ -394,7 +406,8 @@ mod tests {
             x
         };
         let mut sieve = Sieve::default();
-        for (len, asked) in [(300, 500), (5000, 4100), (9000, 6000)] {
+        // Too small to sieve, then big enough for 1 to 3 cuts and for 1 to 4.
+        for (len, asked, cut) in [(300, 500, false), (5000, 4100, true), (9000, 6000, true)] {
             let stored: Vec<u64> = (0..len)
                 .map(|_| next() & next() & ((1 << 34) - 1))
                 .collect();
@@ -406,6 +419,7 @@ mod tests {
                 count_naive(&stored, &queries),
                 "{len}"
             );
+            assert_eq!(sieve.last_cuts > 0, cut, "{len}: {} cuts", sieve.last_cuts);
         }
     }
 }
