@@ -300,8 +300,8 @@ impl Machine {
             os: format!("{}{release}", std::env::consts::OS),
             simd: format!(
                 "kernel {}, join matcher {}",
-                crate::kernel::path(),
-                crate::count::join::matcher::path()
+                crate::kernel::path(crate::cpu::Features::detect()),
+                crate::count::join::matcher::path(crate::cpu::Features::detect())
             ),
         }
     }

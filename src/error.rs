@@ -77,10 +77,27 @@ pub enum Error {
         /// The limit, in bytes.
         available: u64,
     },
-    /// The GPU engine cannot run here (no driver, no device, a build
-    /// without the `gpu` feature) or the GPU failed: one line saying which.
+    /// The GPU executor cannot run here (no driver, no device, a build
+    /// without the `gpu` feature), cannot run this plan (the join's), or
+    /// the GPU failed: one line saying which.
     #[error("{0}")]
     Gpu(String),
+    /// A [`crate::Counter`] given a plan for another board or engine than
+    /// its own.
+    #[error(
+        "the plan is for n = {plan_n} with the {plan_engine} engine, but the count is for \
+         n = {n} with the {engine} engine"
+    )]
+    OtherPlan {
+        /// The count's board size.
+        n: u32,
+        /// The count's engine.
+        engine: &'static str,
+        /// The plan's board size.
+        plan_n: u32,
+        /// The plan's engine.
+        plan_engine: &'static str,
+    },
 }
 
 impl Error {

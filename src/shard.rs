@@ -53,8 +53,7 @@ impl Assignment {
     #[must_use]
     pub fn for_engine(engine: Engine) -> Self {
         match engine {
-            // The GPU's units are the mirror engine's.
-            Engine::Mirror | Engine::Gpu => Self::RoundRobin,
+            Engine::Mirror => Self::RoundRobin,
             _ => Self::Lpt,
         }
     }
@@ -87,7 +86,7 @@ impl Assignment {
             Self::RoundRobin => ids.map(|id| id % shards).collect(),
             Self::Lpt => {
                 let mut order: Vec<u32> = ids.collect();
-                order.sort_by_key(|&id| (Reverse(plan.cost(id)), id));
+                order.sort_by_key(|&id| (Reverse(plan.cost_of(id)), id));
                 let mut owners = vec![0; plan.len()];
                 // The least-loaded shard on top; the lowest index wins a tie.
                 let mut loads: BinaryHeap<Reverse<(u128, u32)>> =
@@ -95,7 +94,7 @@ impl Assignment {
                 for id in order {
                     let Reverse((load, shard)) = loads.pop().expect("one entry per shard");
                     owners[id as usize] = shard;
-                    loads.push(Reverse((load + u128::from(plan.cost(id)), shard)));
+                    loads.push(Reverse((load + u128::from(plan.cost_of(id)), shard)));
                 }
                 owners
             }

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use proptest::prelude::*;
-use queens::count::Scratch;
+use crate::common::count_unit;
 use queens::{Config, Counter, Engine, Observer, Plan, UnitDone, known};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -38,9 +38,7 @@ fn every_unit_counted_alone_in_a_shuffled_order_sums_to_a000170() {
             assert!(!plan.is_empty(), "n = {n}, {engine}");
             let total: u128 = shuffled(plan.len(), u64::from(n))
                 .into_par_iter()
-                .map_init(Scratch::default, |scratch, id| {
-                    plan.count_unit(id, scratch).unwrap()
-                })
+                .map(|id| count_unit(&plan, id).unwrap())
                 .sum();
             assert_eq!(Some(total), known::total(n), "n = {n}, {engine}");
         }
@@ -54,9 +52,8 @@ fn a_full_run_reports_each_unit_as_counting_it_alone_does() {
         let count = Counter::new(13).engine(engine).threads(2).run().unwrap();
         assert!(count.is_complete());
         assert_eq!(count.unit_counts.len(), plan.len());
-        let mut scratch = Scratch::default();
         for &(id, solutions) in &count.unit_counts {
-            assert_eq!(plan.count_unit(id, &mut scratch), Ok(solutions));
+            assert_eq!(count_unit(&plan, id), Ok(solutions));
         }
     }
 }
@@ -201,7 +198,7 @@ fn descriptors_name_the_units_of_both_engines() {
             .units()
             .all(|u| u.descriptor.starts_with("rowset:0x"))
     );
-    assert_eq!(odd.unit(odd.len() as u32), None);
+    assert!(odd.unit(odd.len() as u32).is_err());
 }
 
 #[test]
@@ -262,10 +259,9 @@ fn a_cancelled_run_returns_the_units_that_finished_each_exact() {
             "{engine}: {}",
             count.units
         );
-        let mut scratch = Scratch::default();
         for &(id, solutions) in &count.unit_counts {
             assert_eq!(
-                plan.count_unit(id, &mut scratch),
+                count_unit(&plan, id),
                 Ok(solutions),
                 "{engine}, unit {id}"
             );
@@ -296,7 +292,7 @@ fn refusals_name_the_engine_and_its_range() {
     );
     let plan = plan(8, Engine::Mirror);
     assert_eq!(
-        plan.count_unit(21, &mut Scratch::default())
+        count_unit(&plan, 21)
             .unwrap_err()
             .to_string(),
         "unit 21 is not in the plan: it has units 0 to 20"

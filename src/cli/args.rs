@@ -24,8 +24,6 @@ pub enum EngineArg {
     /// The join without symmetry (for cross-checks).
     #[value(hide = true)]
     JoinSliced,
-    /// The mirror engine's units on an NVIDIA GPU (a build with `--features gpu`).
-    Gpu,
 }
 
 impl From<EngineArg> for Engine {
@@ -36,7 +34,6 @@ impl From<EngineArg> for Engine {
             EngineArg::JoinUnequal => Self::JoinUnequal,
             EngineArg::JoinReference => Self::JoinReference,
             EngineArg::JoinSliced => Self::JoinSliced,
-            EngineArg::Gpu => Self::Gpu,
         }
     }
 }

@@ -38,7 +38,7 @@ pub struct BenchArgs {
     n: Option<u32>,
 
     /// The engine for N [default: the faster for N].
-    #[arg(long, value_enum, requires = "n")]
+    #[arg(long, value_parser = super::options::EngineParser, requires = "n")]
     engine: Option<EngineArg>,
 
     /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
@@ -137,9 +137,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     if let (Some(n), Some(engine)) = (args.n, args.engine.map(Engine::from)) {
         if let Some(refusal) = refuse_engine(engine, n) {
             return Err(super::UsageError(refusal).into());
-        }
-        if engine == Engine::Gpu {
-            queens::count::gpu::probe().map_err(|why| super::UsageError(why.to_string()))?;
         }
     }
     let workload = match args.n {

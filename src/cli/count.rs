@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use queens::{
-    Algorithm, Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan,
+    Algorithm, Config, Counter, Executor, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan,
     UnitDone, count_with, known, shard::ShardFile,
 };
 use rayon::ThreadPool;
@@ -74,8 +74,13 @@ pub struct CountArgs {
     /// Counting engine: `join` pairs half-boards (fast for large n, 4 <= n <= 24),
     /// `mirror` backtracks row by row with mirror symmetry [default: join where it
     /// applies and is faster, else mirror].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = super::options::EngineParser)]
     engine: Option<EngineArg>,
+
+    /// Run the plan's units on the NVIDIA GPU (a build with `--features
+    /// gpu`): the mirror engine's plan, the same hash, journal and shards.
+    #[arg(long, conflicts_with = "algorithm")]
+    gpu: bool,
 
     /// Count each size with a second, independent engine too (the mirror
     /// backtracker and the join) and exit 3 if they disagree.
@@ -189,8 +194,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         return usage(&refusal);
     }
     let threads = super::args::threads(args.threads)?;
-    if args.engine == Some(EngineArg::Gpu) {
-        match queens::count::gpu::probe() {
+    if args.gpu {
+        if let Some(refusal) = super::options::refuse_gpu(args.engine.map(Engine::from), first) {
+            return usage(&refusal);
+        }
+        match queens::find_gpu() {
             Ok(name) if !args.quiet && !args.json => eprintln!("queens: counting on {name}"),
             Ok(_) => {}
             Err(why) => return usage(&why.to_string()),
@@ -255,7 +263,9 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
         } else {
             DEFAULT_SPLIT_DEPTH
         }))
-        .with_memory_limit(super::memory::available()?);
+        .with_memory_limit(super::memory::available()?)
+        .with_executor(if args.gpu { Executor::Gpu } else { Executor::Cpu })
+        .with_options(super::options::from_env()?);
     let mut planned = None;
     let sharded = match shard {
         Some(shard) => {
@@ -337,7 +347,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     for n in first..=last {
         // The GPU reports its units a batch at a time, all at once: the
         // first units of a batch would pace a wildly long estimate.
-        let hint = long_hint.filter(|_| args.engine != Some(EngineArg::Gpu));
+        let hint = long_hint.filter(|_| !args.gpu);
         let progress = Progress::new(n, show_progress, hint);
         let started = Instant::now();
         let method = args.method(n);
@@ -451,6 +461,7 @@ impl CountArgs {
         match (self.algorithm, self.engine) {
             (Some(a), _) => Method::Ladder(Algorithm::from(a)),
             (None, Some(e)) => Method::Engine(e.into()),
+            (None, None) if self.gpu => Method::Engine(Engine::Mirror),
             (None, None) => Method::Engine(Engine::best_for(n)),
         }
     }
@@ -491,7 +502,7 @@ impl Method {
     /// Whether the method's units are cut by `--split-depth`.
     fn splits(self) -> bool {
         match self {
-            Self::Engine(e) => matches!(e, Engine::Mirror | Engine::Gpu),
+            Self::Engine(e) => matches!(e, Engine::Mirror),
             Self::Ladder(a) => matches!(a, Algorithm::Bitmask | Algorithm::Parallel),
         }
     }
@@ -786,6 +797,7 @@ fn cross_check(
     let second = Counter::new(n)
         .engine(other)
         .config(config)
+        .executor(Executor::Cpu)
         .pool(pool)
         .run()
         .with_context(|| format!("cross-checking n = {n} with the {other} engine"))?;

@@ -218,10 +218,10 @@ fn human(
     } else {
         let done: u128 = (0..plan.len() as u32)
             .filter(|&id| merge.counts[id as usize].is_some())
-            .map(|id| u128::from(plan.cost(id)))
+            .map(|id| u128::from(plan.cost(id).unwrap_or(0)))
             .sum();
         let all: u128 = (0..plan.len() as u32)
-            .map(|id| u128::from(plan.cost(id)))
+            .map(|id| u128::from(plan.cost(id).unwrap_or(0)))
             .sum();
         let share = if all == 0 {
             100.0

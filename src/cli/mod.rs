@@ -20,6 +20,7 @@ pub mod list;
 pub mod memory;
 pub mod merge;
 pub mod one;
+pub mod options;
 pub mod plan;
 pub mod progress;
 pub mod report;

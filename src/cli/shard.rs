@@ -120,7 +120,7 @@ pub fn plan_of(file: &ShardFile) -> anyhow::Result<Plan> {
     let engine: Engine = file
         .engine
         .parse()
-        .map_err(|_| anyhow::anyhow!("engine '{}' is not one this build has", file.engine))?;
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
     let config = Config::default()
         .with_split_depth(file.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
