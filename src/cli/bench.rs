@@ -142,14 +142,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     let workload = match args.n {
         Some(n) => Workload::custom(n, args.engine.map(Engine::from)),
         None => Workload::v1(),
-    };
+    }
+    .with_options(super::options::from_env()?);
     // Checked before the benchmark runs, and again when it is written.
     let svg = args
         .svg
         .as_deref()
         .map(|path| Output::new(path, "--svg", &[]))
         .transpose()?;
-    let machine = Machine::detect();
+    let machine = Machine::detect().with_options(&workload.options);
     let most = super::args::threads(None)?.map_or(machine.logical_cpus, NonZeroUsize::get);
     let threads = args
         .threads

@@ -283,3 +283,62 @@ impl Config {
 pub fn count(n: u32) -> Result<u128, Error> {
     Counter::new(n).run().map(|c| c.solutions)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::Features;
+
+    /// Every unit of `plan`, counted on two threads.
+    fn unit_counts(n: u32, engine: Engine, simd: Simd) -> Vec<(u32, u128)> {
+        let options = Options::default().with_simd(simd);
+        let plan = Plan::new(n, engine, &Config::with_threads(2).with_options(options)).unwrap();
+        let portable = simd == Simd::PORTABLE;
+        assert!(!portable || plan.features() == Features::PORTABLE);
+        let count = Counter::new(n).engine(engine).threads(2).run_plan(&plan);
+        let count = count.unwrap();
+        assert_eq!(Some(count.solutions), crate::known::total(n), "n = {n}, {engine}");
+        count.unit_counts
+    }
+
+    /// The portable loops and the ones this CPU has give every unit the
+    /// same count: both paths tested on every machine, chosen through
+    /// [`Options`], with no environment variable. (n = 17 takes the
+    /// sieve's cuts and its `pext` where the CPU has it.)
+    #[test]
+    fn the_portable_loops_count_what_the_fast_ones_count() {
+        for engine in [Engine::Mirror, Engine::Join, Engine::JoinUnequal] {
+            let sizes = if engine == Engine::Join { 4..=17 } else { 4..=12 };
+            for n in sizes {
+                assert_eq!(
+                    unit_counts(n, engine, Simd::AUTO),
+                    unit_counts(n, engine, Simd::PORTABLE),
+                    "n = {n}, {engine}"
+                );
+            }
+        }
+    }
+
+    /// See: issue 22 (`Counter::new(n).run_plan(&plan)` ignored `n`).
+    #[test]
+    fn a_plan_for_another_count_is_refused() {
+        let plan = Plan::new(10, Engine::Mirror, &Config::default()).unwrap();
+        for counter in [Counter::new(11), Counter::new(10).engine(Engine::Join)] {
+            let err = counter.run_plan(&plan).unwrap_err();
+            assert!(matches!(err, Error::OtherPlan { plan_n: 10, .. }), "{err}");
+        }
+        assert_eq!(Counter::new(10).run_plan(&plan).unwrap().solutions, 724);
+    }
+
+    /// Only the public engines are listed; the hidden stages still parse,
+    /// and `gpu` says where it went.
+    #[test]
+    fn engines_by_name() {
+        assert_eq!(Engine::ALL, [Engine::Mirror, Engine::Join]);
+        for engine in Engine::ALL.into_iter().chain(Engine::CROSS_CHECKS) {
+            assert_eq!(engine.name().parse::<Engine>(), Ok(engine));
+        }
+        assert_eq!("gpu".parse::<Engine>(), Err(UnknownEngine::OldGpu));
+        assert!(matches!("cpu".parse::<Engine>(), Err(UnknownEngine::Name(_))));
+    }
+}
