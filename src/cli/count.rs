@@ -479,7 +479,7 @@ impl CountArgs {
                 "--split-depth applies to --algorithm bitmask and parallel only, not {a}: drop it"
             ),
             Method::Engine(e) if self.engine.is_some() => format!(
-                "--split-depth applies to the mirror and gpu engines only, not {e} (its units \
+                "--split-depth applies to the mirror engine only, not {e} (its units \
                  are fixed by n): drop it, or count with --engine mirror"
             ),
             Method::Engine(e) => {
