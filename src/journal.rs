@@ -399,7 +399,10 @@ mod tests {
         let line = header.line();
         let old = line.trim_end().replace("engine=mirror", "engine=gpu");
         assert_ne!(old, line.trim_end(), "the header names its engine");
-        for refusal in [header.check(&old).unwrap_err(), Header::describe(&old).unwrap_err()] {
+        for refusal in [
+            header.check(&old).unwrap_err(),
+            Header::describe(&old).unwrap_err(),
+        ] {
             assert_eq!(refusal, Refusal::GpuEngine);
             let text = refusal.to_string();
             assert!(text.contains("GPU engine of an older queens") && !text.contains('\n'));

@@ -342,6 +342,11 @@ impl Flags {
     }
 }
 
+/// The mirror engine's count of `n` with `config`: the ladder's top steps.
+fn mirror<'a>(n: u32, config: &Config) -> Counter<'a> {
+    Counter::new(n).engine(Engine::Mirror).config(config)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -386,9 +391,4 @@ mod tests {
         assert!(Algorithm::ALL.windows(2).all(|w| w[0] < w[1]));
         assert!("Cells".parse::<Algorithm>().is_err());
     }
-}
-
-/// The mirror engine's count of `n` with `config`: the ladder's top steps.
-fn mirror<'a>(n: u32, config: &Config) -> Counter<'a> {
-    Counter::new(n).engine(Engine::Mirror).config(config)
 }

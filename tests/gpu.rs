@@ -115,7 +115,10 @@ fn the_gpu_runs_the_mirror_plan_only() {
 fn the_old_gpu_engine_is_refused_with_one_line() {
     use crate::common::cli::{one_error_line, queens};
     let err = "gpu".parse::<Engine>().unwrap_err().to_string();
-    assert!(err.contains("older queens") && err.contains("--gpu"), "{err}");
+    assert!(
+        err.contains("older queens") && err.contains("--gpu"),
+        "{err}"
+    );
     one_error_line(
         queens(&["count", "12", "--engine", "gpu"]),
         2,
@@ -126,7 +129,11 @@ fn the_old_gpu_engine_is_refused_with_one_line() {
         2,
         &["--gpu runs the mirror engine's plans only"],
     );
-    one_error_line(queens(&["count", "3", "--gpu"]), 2, &["--gpu counts 4 <= n"]);
+    one_error_line(
+        queens(&["count", "3", "--gpu"]),
+        2,
+        &["--gpu counts 4 <= n"],
+    );
 }
 
 #[test]

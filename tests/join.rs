@@ -3,8 +3,8 @@
 
 use std::sync::Mutex;
 
-use proptest::prelude::*;
 use crate::common::parallel;
+use proptest::prelude::*;
 use queens::internals::{SlicedMatcher, count_naive, count_portable, query};
 use queens::{Config, Count, Counter, Engine, Observer, Plan, UnitDone, known};
 

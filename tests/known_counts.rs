@@ -4,9 +4,7 @@
 use std::sync::Mutex;
 
 use crate::common::{parallel, serial};
-use queens::{
-    Config, Engine, MAX_SPLIT_DEPTH, Observer, Plan, UnitDone, known,
-};
+use queens::{Config, Engine, MAX_SPLIT_DEPTH, Observer, Plan, UnitDone, known};
 
 #[test]
 fn serial_totals_match_a000170_up_to_15() {
@@ -39,10 +37,7 @@ fn totals_never_depend_on_threads_or_split_depth() {
                 assert_eq!(par.threads, threads);
                 assert_eq!(par.split_depth, Some(split_depth));
                 let ser = serial(n, &config, &()).unwrap();
-                assert_eq!(
-                    ser.solutions, total,
-                    "n = {n}, serial, split {split_depth}"
-                );
+                assert_eq!(ser.solutions, total, "n = {n}, serial, split {split_depth}");
             }
         }
     }

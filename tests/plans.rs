@@ -5,8 +5,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use proptest::prelude::*;
 use crate::common::count_unit;
+use proptest::prelude::*;
 use queens::{Config, Counter, Engine, Observer, Plan, UnitDone, known};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -260,11 +260,7 @@ fn a_cancelled_run_returns_the_units_that_finished_each_exact() {
             count.units
         );
         for &(id, solutions) in &count.unit_counts {
-            assert_eq!(
-                count_unit(&plan, id),
-                Ok(solutions),
-                "{engine}, unit {id}"
-            );
+            assert_eq!(count_unit(&plan, id), Ok(solutions), "{engine}, unit {id}");
         }
         let sum: u128 = count.unit_counts.iter().map(|&(_, c)| c).sum();
         assert_eq!(sum, count.solutions);
@@ -292,9 +288,7 @@ fn refusals_name_the_engine_and_its_range() {
     );
     let plan = plan(8, Engine::Mirror);
     assert_eq!(
-        count_unit(&plan, 21)
-            .unwrap_err()
-            .to_string(),
+        count_unit(&plan, 21).unwrap_err().to_string(),
         "unit 21 is not in the plan: it has units 0 to 20"
     );
     let twice = Counter::new(8)

@@ -2,9 +2,9 @@
 
 use crate::common;
 
+use crate::common::{parallel, serial};
 use common::{legal_prefix, reference_completions, reference_solutions};
 use proptest::prelude::*;
-use crate::common::{parallel, serial};
 use queens::internals::{Masks, count_completions};
 use queens::{Config, known};
 
@@ -23,10 +23,7 @@ fn engines_agree_with_the_reference_up_to_10() {
     for n in 1..=10usize {
         let want = reference_solutions(n).len() as u128;
         let n = n as u32;
-        assert_eq!(
-            serial(n, &Config::default(), &()).unwrap().solutions,
-            want
-        );
+        assert_eq!(serial(n, &Config::default(), &()).unwrap().solutions, want);
         assert_eq!(
             parallel(n, &Config::with_threads(2), &())
                 .unwrap()

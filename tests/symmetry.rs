@@ -6,9 +6,9 @@ use crate::common;
 
 use std::collections::HashMap;
 
+use crate::common::parallel;
 use common::reference_solutions;
 use proptest::prelude::*;
-use crate::common::parallel;
 use queens::symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};
 use queens::unique::{count_half_turn_symmetric, count_quarter_turn_symmetric};
 use queens::{Config, known, unique};

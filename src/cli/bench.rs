@@ -134,10 +134,10 @@ struct JsonWorkload<'a> {
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    if let (Some(n), Some(engine)) = (args.n, args.engine.map(Engine::from)) {
-        if let Some(refusal) = refuse_engine(engine, n) {
-            return Err(super::UsageError(refusal).into());
-        }
+    if let (Some(n), Some(engine)) = (args.n, args.engine.map(Engine::from))
+        && let Some(refusal) = refuse_engine(engine, n)
+    {
+        return Err(super::UsageError(refusal).into());
     }
     let workload = match args.n {
         Some(n) => Workload::custom(n, args.engine.map(Engine::from)),

@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use queens::{
-    Algorithm, Config, Counter, Executor, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan,
-    UnitDone, count_with, known, shard::ShardFile,
+    Algorithm, Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, MAX_SPLIT_DEPTH, Observer,
+    Plan, UnitDone, count_with, known, shard::ShardFile,
 };
 use rayon::ThreadPool;
 
@@ -264,7 +264,11 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
             DEFAULT_SPLIT_DEPTH
         }))
         .with_memory_limit(super::memory::available()?)
-        .with_executor(if args.gpu { Executor::Gpu } else { Executor::Cpu })
+        .with_executor(if args.gpu {
+            Executor::Gpu
+        } else {
+            Executor::Cpu
+        })
         .with_options(super::options::from_env()?);
     let mut planned = None;
     let sharded = match shard {

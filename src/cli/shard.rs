@@ -117,10 +117,7 @@ pub fn finish(
 /// This build's plan for the run `file` belongs to, or why there is none
 /// (the library's [`queens::Error`] when it refused the plan).
 pub fn plan_of(file: &ShardFile) -> anyhow::Result<Plan> {
-    let engine: Engine = file
-        .engine
-        .parse()
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let engine: Engine = file.engine.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
     let config = Config::default()
         .with_split_depth(file.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);

@@ -33,8 +33,8 @@ use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 pub use self::counter::{Count, Counter};
-pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
 pub use self::gpu::find_gpu;
+pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
 pub use self::options::{GpuOptions, Options, Simd};
 pub use self::plan::{BadPlanHash, Plan, PlanHash, Unit};
 pub use self::run::{Observer, UnitDone, thread_pool};
@@ -297,7 +297,11 @@ mod tests {
         assert!(!portable || plan.features() == Features::PORTABLE);
         let count = Counter::new(n).engine(engine).threads(2).run_plan(&plan);
         let count = count.unwrap();
-        assert_eq!(Some(count.solutions), crate::known::total(n), "n = {n}, {engine}");
+        assert_eq!(
+            Some(count.solutions),
+            crate::known::total(n),
+            "n = {n}, {engine}"
+        );
         count.unit_counts
     }
 
@@ -308,7 +312,11 @@ mod tests {
     #[test]
     fn the_portable_loops_count_what_the_fast_ones_count() {
         for engine in [Engine::Mirror, Engine::Join, Engine::JoinUnequal] {
-            let sizes = if engine == Engine::Join { 4..=17 } else { 4..=12 };
+            let sizes = if engine == Engine::Join {
+                4..=17
+            } else {
+                4..=12
+            };
             for n in sizes {
                 assert_eq!(
                     unit_counts(n, engine, Simd::AUTO),
@@ -339,6 +347,9 @@ mod tests {
             assert_eq!(engine.name().parse::<Engine>(), Ok(engine));
         }
         assert_eq!("gpu".parse::<Engine>(), Err(UnknownEngine::OldGpu));
-        assert!(matches!("cpu".parse::<Engine>(), Err(UnknownEngine::Name(_))));
+        assert!(matches!(
+            "cpu".parse::<Engine>(),
+            Err(UnknownEngine::Name(_))
+        ));
     }
 }

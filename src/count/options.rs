@@ -56,6 +56,6 @@ impl GpuOptions {
     /// The block sizes the kernel takes: a multiple of 32, from 32 to 1024.
     #[must_use]
     pub fn block_fits(block: u32) -> bool {
-        block % 32 == 0 && (32..=1024).contains(&block)
+        block.is_multiple_of(32) && (32..=1024).contains(&block)
     }
 }

@@ -136,8 +136,7 @@ impl Device {
         // The kernel keeps at most `n - 1 - depth` frames a thread, and the
         // launch reserves exactly that: checked here, not assumed, so that
         // no caller can make it write past its shared memory.
-        if !(super::MIN_GPU_N..=crate::kernel::MAX_N).contains(&n) || depth > super::max_depth(n)
-        {
+        if !(super::MIN_GPU_N..=crate::kernel::MAX_N).contains(&n) || depth > super::max_depth(n) {
             return Err(format!(
                 "cannot cut an {n}-board {depth} rows deep for the GPU (at most n - 2)"
             ));

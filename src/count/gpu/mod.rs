@@ -295,7 +295,10 @@ mod tests {
     #[test]
     fn one_task_from_the_empty_board_counts_every_solution() {
         for n in MIN_GPU_N..=12 {
-            assert_eq!(u128::from(count_task(n, 0, Masks::EMPTY)), A000170[n as usize]);
+            assert_eq!(
+                u128::from(count_task(n, 0, Masks::EMPTY)),
+                A000170[n as usize]
+            );
         }
     }
 

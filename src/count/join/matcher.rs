@@ -133,8 +133,12 @@ impl SlicedMatcher {
     pub fn count_built(&self, queries: &[u64]) -> u64 {
         match self.built {
             Built::Small => count_naive(&self.small, queries),
-            Built::Single(chunks) => simd::count(self.features, &self.single.entries, queries, chunks),
-            Built::Narrow(chunks) => simd::count(self.features, &self.narrow.entries, queries, chunks),
+            Built::Single(chunks) => {
+                simd::count(self.features, &self.single.entries, queries, chunks)
+            }
+            Built::Narrow(chunks) => {
+                simd::count(self.features, &self.narrow.entries, queries, chunks)
+            }
             Built::Mid(chunks) => simd::count(self.features, &self.mid.entries, queries, chunks),
             Built::Wide(chunks) => simd::count(self.features, &self.wide.entries, queries, chunks),
         }
@@ -162,9 +166,9 @@ enum Built {
 /// per chunk and one `vpopcntq` per block, does (see results/).
 mod simd {
     use super::count_sliced;
-    use crate::cpu::Features;
     #[cfg(target_arch = "x86_64")]
     use super::{count_avx128, count_avx256, count_avx512, count_popcnt};
+    use crate::cpu::Features;
 
     pub fn count<const L: usize>(
         features: Features,

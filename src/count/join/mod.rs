@@ -120,7 +120,12 @@ impl JoinPlan {
     /// [`Error::BoardSize`] unless `MIN_JOIN_N <= n <= MAX_JOIN_N`.
     pub fn new(n: u32, stage: Stage) -> Result<Self, Error> {
         if !(MIN_JOIN_N..=MAX_JOIN_N).contains(&n) {
-            return Err(Error::board_size(n, "the join engine", MIN_JOIN_N, MAX_JOIN_N));
+            return Err(Error::board_size(
+                n,
+                "the join engine",
+                MIN_JOIN_N,
+                MAX_JOIN_N,
+            ));
         }
         let geo = Geometry::new(n);
         let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));

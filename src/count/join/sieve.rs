@@ -83,7 +83,11 @@ impl Sieve {
             || queries.len() < MIN_SIDE
             || live.count_ones() < MAX_CUTS as u32
         {
-            return self.count_squeezed(stored, queries, Squeeze::new(live, bits, self.features.pext));
+            return self.count_squeezed(
+                stored,
+                queries,
+                Squeeze::new(live, bits, self.features.pext),
+            );
         }
         let ranked = rank_bits(stored, queries, bits);
         self.stored_cuts.clear();
@@ -117,7 +121,11 @@ impl Sieve {
             })
             .unwrap_or(0);
         if k == 0 {
-            return self.count_squeezed(stored, queries, Squeeze::new(live, bits, self.features.pext));
+            return self.count_squeezed(
+                stored,
+                queries,
+                Squeeze::new(live, bits, self.features.pext),
+            );
         }
         // Within a bucket no query shares a cut bit with a stored word, so
         // the cut bits are squeezed out with the dead ones.
