@@ -183,10 +183,15 @@ impl<'a> Counter<'a> {
         }
     }
 
-    /// The engine this count uses.
+    /// The engine this count uses: the one named, else on the GPU the
+    /// mirror engine (the only one it runs), else [`Engine::best_for`] `n`.
     #[must_use]
     pub fn chosen_engine(&self) -> Engine {
-        self.engine.unwrap_or_else(|| Engine::best_for(self.n))
+        match (self.engine, self.config.executor) {
+            (Some(engine), _) => engine,
+            (None, Executor::Gpu) => Engine::Mirror,
+            (None, _) => Engine::best_for(self.n),
+        }
     }
 
     /// The plan this count runs.
