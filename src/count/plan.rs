@@ -82,6 +82,7 @@ impl fmt::Display for PlanHash {
 /// Not `sha256:` and 64 hex digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a plan hash is 'sha256:' and 64 hex digits")]
+#[non_exhaustive]
 pub struct BadPlanHash;
 
 impl std::str::FromStr for PlanHash {
