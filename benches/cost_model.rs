@@ -18,9 +18,8 @@
 
 use std::time::Instant;
 
-use queens::count::Scratch;
 use queens::shard::Assignment;
-use queens::{Config, Engine, Plan};
+use queens::{Config, Counter, Engine, Plan};
 
 fn main() {
     let sizes: Vec<u32> = std::env::args()
@@ -42,11 +41,14 @@ fn main() {
             let config = Config::default().with_split_depth(split);
             let plan = Plan::new(n, engine, &config).expect("a plan");
             plan.prepare();
-            let mut scratch = Scratch::default();
             let (mut costs, mut times) = (Vec::new(), Vec::new());
             for unit in plan.units() {
                 let started = Instant::now();
-                plan.count_unit(unit.id, &mut scratch)
+                Counter::new(n)
+                    .engine(engine)
+                    .threads(1)
+                    .units(&[unit.id])
+                    .run_plan(&plan)
                     .expect("a unit of the plan");
                 times.push(started.elapsed().as_secs_f64());
                 costs.push(unit.cost as f64);

@@ -14,7 +14,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 // equal terms (an embedder picks its own).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-use queens::{Config, count_parallel, count_serial, known};
+use queens::{Counter, Engine, known};
 
 fn mirror(c: &mut Criterion) {
     let mut group = c.benchmark_group("mirror");
@@ -23,13 +23,20 @@ fn mirror(c: &mut Criterion) {
         let want = known::total(n).expect("a known value");
         group.bench_with_input(BenchmarkId::new("serial", n), &n, |b, &n| {
             b.iter(|| {
-                let got = count_serial(black_box(n), &Config::default(), &()).unwrap();
+                let got = Counter::new(black_box(n))
+                    .engine(Engine::Mirror)
+                    .threads(1)
+                    .run()
+                    .unwrap();
                 assert_eq!(got.solutions, want);
             });
         });
         group.bench_with_input(BenchmarkId::new("parallel", n), &n, |b, &n| {
             b.iter(|| {
-                let got = count_parallel(black_box(n), &Config::default(), &()).unwrap();
+                let got = Counter::new(black_box(n))
+                    .engine(Engine::Mirror)
+                    .run()
+                    .unwrap();
                 assert_eq!(got.solutions, want);
             });
         });

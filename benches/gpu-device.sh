@@ -47,38 +47,38 @@ for phase in "$@"; do
         "$bin" --version; } 2>&1 | tee -a "$out/log.txt"
       ;;
     correct)
-      run gpu-4..18-cross "$bin" count 4..18 --engine gpu --cross-check
+      run gpu-4..18-cross "$bin" count 4..18 --gpu --cross-check
       ;;
     tune)
       # The stack's stride fixed at compile time or read at run time,
       # interleaved, at n = 20.
       for rep in 1 2; do
-        run "gpu-n20-static-rep$rep" "$bin" count 20 --engine gpu
-        QUEENS_GPU_DYNAMIC_STRIDE=1 run "gpu-n20-dynamic-rep$rep" "$bin" count 20 --engine gpu
+        run "gpu-n20-static-rep$rep" "$bin" count 20 --gpu
+        QUEENS_GPU_DYNAMIC_STRIDE=1 run "gpu-n20-dynamic-rep$rep" "$bin" count 20 --gpu
       done
       ;;
     plan)
       # Shards, a journal, and a run stopped by Ctrl-C then resumed.
       dir=$(mktemp -d)
-      for i in 0 1 2; do "$bin" count 19 --engine gpu --shard $i/3 --out-dir "$dir/sh" -q; done
+      for i in 0 1 2; do "$bin" count 19 --gpu --shard $i/3 --out-dir "$dir/sh" -q; done
       "$bin" merge "$dir/sh" 2>&1 | tee -a "$out/log.txt"
-      "$bin" count 20 --engine gpu --checkpoint "$dir/j20" --json >"$dir/first.json" 2>>"$out/stderr.txt" &
+      "$bin" count 20 --gpu --checkpoint "$dir/j20" --json >"$dir/first.json" 2>>"$out/stderr.txt" &
       pid=$!
       sleep 2.5
       kill -INT $pid
       wait $pid
       log "interrupted run exit $?: $(cat "$dir/first.json") journal lines: $(wc -l <"$dir/j20")"
-      run gpu-n20-resumed "$bin" count 20 --engine gpu --checkpoint "$dir/j20"
+      run gpu-n20-resumed "$bin" count 20 --gpu --checkpoint "$dir/j20"
       ;;
     times)
       for rep in 1 2 3; do
-        run "gpu-16..21-rep$rep" "$bin" count 16..21 --engine gpu
+        run "gpu-16..21-rep$rep" "$bin" count 16..21 --gpu
       done
       run join-16..20 "$bin" count 16..20 --engine join
       run mirror-16..18 "$bin" count 16..18 --engine mirror
       ;;
     big)
-      LIMIT=400 run gpu-22 "$bin" count 22 --engine gpu
+      LIMIT=400 run gpu-22 "$bin" count 22 --gpu
       ;;
     scaling)
       for t in 1 2 4 8 16; do

@@ -16,7 +16,7 @@
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use crate::{Config, Counter, Engine, Error, Plan, known};
+use crate::{Config, Counter, Engine, Error, Options, Plan, known};
 
 /// A named set of counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,6 +25,8 @@ pub struct Workload {
     pub name: &'static str,
     /// What is counted, in order: the engine and the board size.
     pub counts: Vec<(Engine, u32)>,
+    /// How the counts may use the hardware (see [`Options`]).
+    pub options: Options,
 }
 
 impl Workload {
@@ -35,6 +37,7 @@ impl Workload {
         Self {
             name: "v1",
             counts: vec![(Engine::Join, 17), (Engine::Mirror, 16)],
+            options: Options::default(),
         }
     }
 
@@ -44,7 +47,14 @@ impl Workload {
         Self {
             name: "custom",
             counts: vec![(engine.unwrap_or_else(|| Engine::best_for(n)), n)],
+            options: Options::default(),
         }
+    }
+
+    /// This workload counting with `options`.
+    #[must_use]
+    pub fn with_options(self, options: Options) -> Self {
+        Self { options, ..self }
     }
 
     /// The workload in words: `join n = 17, mirror n = 16`.
@@ -195,7 +205,7 @@ fn run(
         .iter()
         .map(|&(engine, n)| {
             known::total(n).ok_or(BenchError::Unknown(n))?;
-            let plan = Plan::new(n, engine, &Config::default())?;
+            let plan = Plan::new(n, engine, &Config::default().with_options(workload.options))?;
             // The quarter tables are built here, not in the first timed run.
             plan.prepare();
             Ok(plan)
@@ -298,13 +308,28 @@ impl Machine {
             cpu,
             logical_cpus: std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
             os: format!("{}{release}", std::env::consts::OS),
-            simd: format!(
-                "kernel {}, join matcher {}",
-                crate::kernel::path(),
-                crate::count::join::matcher::path()
-            ),
+            simd: simd(crate::cpu::Features::detect()),
         }
     }
+
+    /// This machine's code paths under `options` (the SIMD loops they
+    /// turn off are not taken).
+    #[must_use]
+    pub fn with_options(self, options: &Options) -> Self {
+        Self {
+            simd: simd(crate::cpu::Features::allowed(options.simd)),
+            ..self
+        }
+    }
+}
+
+/// The kernel's and the join matcher's code paths under `features`.
+fn simd(features: crate::cpu::Features) -> String {
+    format!(
+        "kernel {}, join matcher {}",
+        crate::kernel::path(features),
+        crate::count::join::matcher::path(features)
+    )
 }
 
 #[cfg(test)]

@@ -7,13 +7,12 @@
 //! the earlier queen on that line.
 //!
 //! This module only checks queens it is given. Reading boards from text is
-//! [`crate::format::read`]'s job ([`Boards`], [`Checked`], [`ReadError`] and
-//! [`MAX_N`] are re-exported here, where they used to live); it never
+//! [`crate::format::read`]'s job (its [`Boards`](crate::format::read::Boards)
+//! check each board they read with [`first_conflict`]); this module never
 //! parses, never prints and never decides what to do about a bad board.
+//! It imports nothing of the readers, which import it.
 
 use std::fmt;
-
-pub use crate::format::read::{Boards, Checked, MAX_N, ReadError};
 
 /// A queen on the board, 0-based (messages show them 1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -89,14 +89,39 @@ pub enum Error {
         /// The limit, in bytes.
         available: u64,
     },
-    /// An engine name this build does not have (in a shard file or a
-    /// journal written by another build).
-    #[error("engine '{0}' is not one this build has: expected mirror or join")]
+    /// An engine name this build does not have (on the command line, or in
+    /// a shard file or a journal written by another build).
+    #[error("unknown engine '{0}': expected mirror or join")]
     UnknownEngine(String),
-    /// The GPU engine cannot run here (no driver, no device, a build
-    /// without the `gpu` feature) or the GPU failed: one line saying which.
+    /// `gpu`, the GPU engine of an older queens: the GPU now runs the
+    /// mirror engine's plans (see [`crate::Executor::Gpu`]), so its plans,
+    /// journals and shards are the mirror engine's.
+    #[error(
+        "engine 'gpu' was the GPU engine of an older queens, whose plans this queens does not \
+         have: count again (the GPU now runs the mirror engine's plan, with --gpu)"
+    )]
+    OldGpuEngine,
+    /// The GPU executor cannot run here (no driver, no device, a build
+    /// without the `gpu` feature), cannot run this plan (the join's), or
+    /// the GPU failed: one line saying which.
     #[error("{0}")]
     Gpu(String),
+    /// A [`crate::Counter`] given a plan for another board or engine than
+    /// its own.
+    #[error(
+        "the plan is for n = {plan_n} with the {plan_engine} engine, but the count is for \
+         n = {n} with the {engine} engine"
+    )]
+    OtherPlan {
+        /// The count's board size.
+        n: u32,
+        /// The count's engine.
+        engine: &'static str,
+        /// The plan's board size.
+        plan_n: u32,
+        /// The plan's engine.
+        plan_engine: &'static str,
+    },
 }
 
 impl Error {

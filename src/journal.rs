@@ -60,6 +60,14 @@ pub enum Refusal {
         /// The old format's header word.
         found: String,
     },
+    /// A journal of the GPU engine of an older queens (`engine=gpu`): the
+    /// GPU now runs the mirror engine's plans, whose hash differs.
+    #[error(
+        "it was written by the GPU engine of an older queens, whose plans this queens does not \
+         have: count again (--gpu now runs the mirror engine's plan), or finish it with that \
+         older queens"
+    )]
+    GpuEngine,
     /// The first line is not a journal header.
     #[error("it is not a queens journal (its first line does not start with '{MAGIC} ')")]
     NotAJournal,
@@ -103,7 +111,13 @@ pub enum Refusal {
 fn fields(line: &str) -> Result<Vec<(&str, &str)>, Refusal> {
     let mut words = line.split(' ');
     match words.next() {
-        Some(MAGIC) => Ok(words.filter_map(|w| w.split_once('=')).collect()),
+        Some(MAGIC) => {
+            let fields: Vec<_> = words.filter_map(|w| w.split_once('=')).collect();
+            if fields.contains(&("engine", "gpu")) {
+                return Err(Refusal::GpuEngine);
+            }
+            Ok(fields)
+        }
         Some(old) if OLD_MAGICS.contains(&old) => Err(Refusal::OldFormat {
             found: old.to_owned(),
         }),
@@ -371,6 +385,23 @@ mod tests {
         let plan = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
         let header = Header::of(&plan);
         (plan, header)
+    }
+
+    /// See: issue 22 (the GPU became an executor of the mirror plan).
+    #[test]
+    fn a_journal_of_the_old_gpu_engine_is_refused_with_one_line() {
+        let (_, header) = header();
+        let line = header.line();
+        let old = line.trim_end().replace("engine=mirror", "engine=gpu");
+        assert_ne!(old, line.trim_end(), "the header names its engine");
+        for refusal in [
+            header.check(&old).unwrap_err(),
+            Header::describe(&old).unwrap_err(),
+        ] {
+            assert_eq!(refusal, Refusal::GpuEngine);
+            let text = refusal.to_string();
+            assert!(text.contains("GPU engine of an older queens") && !text.contains('\n'));
+        }
     }
 
     #[test]

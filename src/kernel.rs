@@ -21,7 +21,10 @@
 //! is exact for every `n` in `1..=32` (a `u32` holds a row) and counts in
 //! `u128`, which no board this side of the heat death can overflow.
 
-/// The largest board the kernel handles: one row must fit in a `u32`.
+use crate::cpu::Features;
+
+/// The largest board the library counts (every engine, and the GPU): the
+/// kernel holds a row in a `u32` bitmask.
 pub const MAX_N: u32 = 32;
 
 /// The squares attacked in the next row to fill, as three column masks.
@@ -102,30 +105,29 @@ struct Frame {
 /// Measured at n = 16 on one thread: 6-17% faster (median 8%).
 #[must_use]
 pub fn count_completions(n: u32, row: u32, start: Masks) -> u128 {
+    count_completions_on(Features::detect(), n, row, start)
+}
+
+/// [`count_completions`] with the loop `features` allow.
+#[must_use]
+pub(crate) fn count_completions_on(features: Features, n: u32, row: u32, start: Masks) -> u128 {
     #[cfg(target_arch = "x86_64")]
-    if bit_instructions() {
-        // SAFETY: `bit_instructions` checked that the CPU has every
-        // feature `count_completions_bmi` enables.
+    if features.bit_instructions {
+        // SAFETY: `features.bit_instructions` is set only where the CPU has
+        // every feature `count_completions_bmi` enables (see `crate::cpu`).
         #[allow(unsafe_code)]
         return unsafe { count_completions_bmi(n, row, start) };
     }
+    let _ = features;
     count_completions_portable(n, row, start)
 }
 
-/// The kernel's code path on this machine, for reports.
-pub(crate) fn path() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if bit_instructions() {
+/// The kernel's code path under `features`, for reports.
+pub(crate) fn path(features: Features) -> &'static str {
+    if cfg!(target_arch = "x86_64") && features.bit_instructions {
         return "bmi1+popcnt";
     }
     "portable"
-}
-
-/// Whether this CPU has the bit-manipulation instructions of x86-64-v3.
-#[cfg(target_arch = "x86_64")]
-fn bit_instructions() -> bool {
-    use std::arch::is_x86_feature_detected as has;
-    has!("bmi1") && has!("bmi2") && has!("popcnt") && has!("lzcnt")
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -10,8 +10,8 @@
 //! | `attack-counts` | one queen per row; an n x n grid counts the queens attacking each square, updated on every placement and removal |
 //! | `scan`          | one queen per row; a square is safe if no queen above shares its column or a diagonal, found by scanning the rows above |
 //! | `flags`         | one queen per row; a flag per column and per diagonal (2n - 1 each, indexed `r + c` and `r - c + n - 1`) |
-//! | `bitmask`       | the serial engine: columns and diagonals as bitmasks, mirror symmetry ([`crate::count_serial`]) |
-//! | `parallel`      | the same on every core ([`crate::count_parallel`]) |
+//! | `bitmask`       | the serial engine: columns and diagonals as bitmasks, mirror symmetry ([`crate::Counter`] on one thread) |
+//! | `parallel`      | the same on every core ([`crate::Counter`]) |
 //!
 //! The slow steps run on one thread. This module counts only; timing the
 //! steps against each other is the caller's business, and it never refuses
@@ -21,7 +21,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::count::{Config, count_parallel, count_serial};
+use crate::count::{Config, Counter, Engine};
 use crate::kernel::MAX_N;
 
 /// One step of the ladder.
@@ -161,8 +161,8 @@ pub fn count_with(algorithm: Algorithm, n: u32, config: &Config) -> Result<u128,
         Algorithm::AttackCounts => attack_counts(size),
         Algorithm::Scan => scan(size),
         Algorithm::Flags => flags(size),
-        Algorithm::Bitmask => count_serial(n, config, &())?.solutions,
-        Algorithm::Parallel => count_parallel(n, config, &())?.solutions,
+        Algorithm::Bitmask => mirror(n, config).threads(1).run()?.solutions,
+        Algorithm::Parallel => mirror(n, config).run()?.solutions,
     })
 }
 
@@ -341,6 +341,11 @@ impl Flags {
             }
         }
     }
+}
+
+/// The mirror engine's count of `n` with `config`: the ladder's top steps.
+fn mirror<'a>(n: u32, config: &Config) -> Counter<'a> {
+    Counter::new(n).engine(Engine::Mirror).config(config)
 }
 
 #[cfg(test)]

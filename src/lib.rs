@@ -29,10 +29,10 @@
 //!
 //! // A plan's units, and one of them counted alone.
 //! let plan = Plan::new(12, Engine::Join, &Config::default())?;
-//! let first = plan.unit(0).unwrap();
+//! let first = plan.unit(0)?;
 //! assert!(first.descriptor.starts_with("rowset:0x"));
-//! let share = plan.count_unit(0, &mut Default::default())?;
-//! assert!(share <= 14_200);
+//! let share = Counter::new(12).engine(Engine::Join).units(&[0]).run_plan(&plan)?;
+//! assert!(share.solutions <= 14_200);
 //! # Ok::<(), queens::Error>(())
 //! ```
 //!
@@ -72,12 +72,13 @@ pub mod solutions;
 pub mod symmetry;
 pub mod unique;
 
+mod cpu;
 mod kernel;
 
 pub use construct::Construction;
 pub use count::{
-    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH, Observer, Plan, PlanHash,
-    UnitDone, count, count_parallel, count_serial, thread_pool,
+    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, GpuOptions, MAX_SPLIT_DEPTH,
+    Observer, Options, Plan, PlanHash, Simd, UnitDone, count, find_gpu, thread_pool,
 };
 pub use error::{Bytes, Error, MAX_THREADS};
 pub use format::{BoardWriter, Format};

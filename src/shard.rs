@@ -60,8 +60,7 @@ impl Assignment {
     #[must_use]
     pub fn for_engine(engine: Engine) -> Self {
         match engine {
-            // The GPU's units are the mirror engine's.
-            Engine::Mirror | Engine::Gpu => Self::RoundRobin,
+            Engine::Mirror => Self::RoundRobin,
             _ => Self::Lpt,
         }
     }
@@ -94,7 +93,7 @@ impl Assignment {
             Self::RoundRobin => ids.map(|id| id % shards).collect(),
             Self::Lpt => {
                 let mut order: Vec<u32> = ids.collect();
-                order.sort_by_key(|&id| (Reverse(plan.cost(id)), id));
+                order.sort_by_key(|&id| (Reverse(plan.cost_of(id)), id));
                 let mut owners = vec![0; plan.len()];
                 // The least-loaded shard on top; the lowest index wins a tie.
                 let mut loads: BinaryHeap<Reverse<(u128, u32)>> =
@@ -102,7 +101,7 @@ impl Assignment {
                 for id in order {
                     let Reverse((load, shard)) = loads.pop().expect("one entry per shard");
                     owners[id as usize] = shard;
-                    loads.push(Reverse((load + u128::from(plan.cost(id)), shard)));
+                    loads.push(Reverse((load + u128::from(plan.cost_of(id)), shard)));
                 }
                 owners
             }
@@ -262,13 +261,11 @@ impl ShardFile {
     /// [`Error::Memory`] where `memory_limit` is set and the plan needs more.
     ///
     /// # Errors
-    /// [`Error::UnknownEngine`] for an engine this build does not have;
+    /// [`Error::UnknownEngine`] or [`Error::OldGpuEngine`] for an engine
+    /// this build does not have;
     /// whatever [`Plan::new`] refuses (a board size out of range, ...).
     pub fn plan(&self, memory_limit: Option<u64>) -> Result<Plan, Error> {
-        let engine: Engine = self
-            .engine
-            .parse()
-            .map_err(|_| Error::UnknownEngine(self.engine.clone()))?;
+        let engine: Engine = self.engine.parse()?;
         let config = Config::default()
             .with_split_depth(self.split.unwrap_or(crate::DEFAULT_SPLIT_DEPTH))
             .with_memory_limit(memory_limit);

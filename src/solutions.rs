@@ -15,7 +15,7 @@
 //! familiar shapes for programs that embed the library.
 
 use crate::Error;
-use crate::count::{Config, count_serial};
+use crate::count::{Counter, Engine};
 use crate::format::{Format, Renderer};
 use crate::kernel::{MAX_N, Masks, full_mask, lowest_bit};
 use crate::symmetry::is_canonical;
@@ -259,8 +259,11 @@ pub fn solve_n_queens(n: u32) -> Vec<Vec<String>> {
 /// which would take centuries anyway).
 #[must_use]
 pub fn total_n_queens(n: u32) -> u64 {
-    let count =
-        count_serial(n, &Config::default(), &()).expect("total_n_queens takes n from 1 to 32");
+    let count = Counter::new(n)
+        .engine(Engine::Mirror)
+        .threads(1)
+        .run()
+        .expect("total_n_queens takes n from 1 to 32");
     u64::try_from(count.solutions).expect("the count fits in a u64")
 }
 

@@ -22,7 +22,7 @@ fn naive_first_attacked(cols: &[u32]) -> Option<(usize, usize)> {
 }
 
 /// Reads everything, checking that it ends and that an error ends it.
-fn read_all(input: &[u8]) -> Vec<Result<queens::check::Checked, String>> {
+fn read_all(input: &[u8]) -> Vec<Result<queens::format::read::Checked, String>> {
     let results: Vec<_> = Boards::new(input)
         .take(input.len() + 2)
         .map(|r| r.map_err(|e| e.to_string()))

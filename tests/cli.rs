@@ -307,7 +307,7 @@ fn split_depth_is_refused_where_nothing_splits() {
     // See: issue 20 (the join ignored --split-depth in silence).
     rejects(
         &["count", "14", "--engine", "join", "--split-depth", "3"],
-        &["--split-depth applies to the mirror and gpu engines only, not join"],
+        &["--split-depth applies to the mirror engine only, not join"],
     );
     rejects(
         &["count", "14", "--split-depth", "3"],

@@ -1,66 +1,12 @@
-//! The GPU engine, mostly without a GPU: its plan and task decomposition
-//! through the CPU reference, the CUDA kernels themselves run on the CPU by
-//! a small C++ harness, a count on the GPU where there is one, and the
-//! refusals of a machine or a build without one.
+//! The GPU executor without a GPU: the CUDA kernels themselves run on the
+//! CPU by a small C++ harness, and the refusals of a machine or a build
+//! without a GPU; with a GPU, the counts it gives. (The task cut and the
+//! per-task search are pinned by the library's unit tests.)
 
 use std::path::Path;
 use std::process::Command;
 
-use queens::count::Scratch;
-use queens::count::gpu::{self, count_task};
-use queens::internals::Masks;
-use queens::{Config, Counter, Engine, Error, Plan, known};
-use rayon::prelude::*;
-
-#[test]
-fn the_reference_decomposition_sums_to_a000170() {
-    for n in 4..=16 {
-        let plan = Plan::new(n, Engine::Gpu, &Config::default()).unwrap();
-        let total: u128 = (0..plan.len() as u32)
-            .into_par_iter()
-            .map_init(Scratch::default, |s, id| plan.count_unit(id, s).unwrap())
-            .sum();
-        assert_eq!(Some(total), known::total(n), "n = {n}");
-    }
-}
-
-/// The GPU's units are the mirror engine's: same descriptors, same counts,
-/// another plan hash.
-#[test]
-fn each_unit_counts_what_the_mirror_engine_counts() {
-    for (n, split) in [(11, 3), (12, 2), (13, 4)] {
-        let config = Config::default().with_split_depth(split);
-        let gpu = Plan::new(n, Engine::Gpu, &config).unwrap();
-        let mirror = Plan::new(n, Engine::Mirror, &config).unwrap();
-        assert_ne!(gpu.hash(), mirror.hash());
-        assert_eq!(gpu.len(), mirror.len());
-        let mut scratch = Scratch::default();
-        for id in 0..gpu.len() as u32 {
-            assert_eq!(
-                gpu.unit(id).unwrap().descriptor,
-                mirror.unit(id).unwrap().descriptor
-            );
-            assert_eq!(
-                gpu.count_unit(id, &mut scratch).unwrap(),
-                mirror.count_unit(id, &mut scratch).unwrap(),
-                "n = {n}, unit {id}"
-            );
-        }
-    }
-}
-
-/// `count_task` from the empty board (a task of depth 0 stands for the
-/// whole board) counts every solution: the two-row finish included.
-#[test]
-fn one_task_from_the_empty_board_counts_every_solution() {
-    for n in 4..=12 {
-        assert_eq!(
-            Some(u128::from(count_task(n, 0, Masks::EMPTY))),
-            known::total(n),
-            "n = {n}"
-        );
-    }
-}
+use queens::{Config, Counter, Engine, Error, Executor, Plan, find_gpu, known};
 
 /// Builds `tests/gpu/harness.cpp` around `src/count/gpu/kernel.cu` with the
 /// host C++ compiler, so the CUDA source itself is checked.
@@ -109,21 +55,17 @@ fn the_cuda_kernel_run_on_the_cpu_counts_a000170() {
     }
 }
 
-/// Whether this test build can count on a GPU: it has the `gpu` feature
-/// and the machine a usable NVIDIA GPU.
-fn gpu_here() -> bool {
-    gpu::probe().is_ok()
-}
-
-/// Where a GPU can count (a build with the `gpu` feature on an NVIDIA
-/// machine), the engine counts exactly; anywhere else (CI has no GPU), a
-/// count refuses with one line, before any unit.
+/// Without a GPU (CI has none), or without the `gpu` feature, a count on
+/// the GPU refuses with one line, before any unit; with one, it counts
+/// A000170 on the mirror engine's plan.
 #[test]
-fn the_engine_counts_on_a_gpu_and_refuses_without_one() {
-    let counted = Counter::new(10).engine(Engine::Gpu).run();
-    if gpu_here() {
+fn a_gpu_count_is_exact_or_refused_with_one_line() {
+    let counted = Counter::new(10).executor(Executor::Gpu).run();
+    if find_gpu().is_ok() {
         let count = counted.unwrap();
         assert_eq!(Some(count.solutions), known::total(10));
+        assert_eq!(count.executor, Executor::Gpu);
+        assert_eq!(count.engine, Engine::Mirror);
         return;
     }
     let err = counted.unwrap_err();
@@ -139,24 +81,71 @@ fn the_engine_counts_on_a_gpu_and_refuses_without_one() {
 #[cfg(not(feature = "gpu"))]
 #[test]
 fn a_build_without_the_gpu_feature_refuses_and_says_how_to_build_one() {
-    assert!(!gpu_here());
-    let err = gpu::probe().unwrap_err();
+    let err = find_gpu().unwrap_err();
     let Error::Gpu(line) = &err else {
         panic!("not a GPU error: {err:?}");
     };
     assert!(line.contains("--features gpu"), "{line}");
 }
 
+/// The GPU is an executor of backtracking plans: the join's, and boards
+/// too small to cut, are refused with one line whether or not a GPU is
+/// there; the plan it runs is the mirror engine's, hash and all.
 #[test]
-fn the_engine_covers_4_to_32() {
-    assert_eq!(Engine::Gpu.range(), 4..=32);
-    assert!(matches!(
-        Plan::new(3, Engine::Gpu, &Config::default()),
-        Err(Error::BoardSize { n: 3, .. })
-    ));
-    assert_eq!("gpu".parse::<Engine>().unwrap(), Engine::Gpu);
-    assert_eq!(Engine::Gpu.second_opinion(18), Some(Engine::Join));
-    assert_eq!(Engine::Gpu.second_opinion(26), Some(Engine::Mirror));
+fn the_gpu_runs_the_mirror_plan_only() {
+    for (n, engine, needle) in [
+        (12, Engine::Join, "only the mirror engine's plans"),
+        (3, Engine::Mirror, "n >= 4"),
+    ] {
+        let err = Counter::new(n)
+            .engine(engine)
+            .executor(Executor::Gpu)
+            .run()
+            .unwrap_err();
+        let Error::Gpu(line) = &err else {
+            panic!("not a GPU error: {err:?}");
+        };
+        assert!(line.contains(needle) && !line.contains('\n'), "{line}");
+    }
+    let on_gpu = Counter::new(14).executor(Executor::Gpu).plan().unwrap();
+    let config = Config::default().with_executor(Executor::Gpu);
+    assert_eq!(
+        on_gpu.hash(),
+        Plan::new(14, Engine::Mirror, &config).unwrap().hash()
+    );
+    assert_eq!(
+        on_gpu.hash(),
+        Plan::new(14, Engine::Mirror, &Config::default())
+            .unwrap()
+            .hash()
+    );
+}
+
+/// `gpu` is no engine any more: its name, in a plan header or on the
+/// command line, says where the GPU went.
+#[test]
+fn the_old_gpu_engine_is_refused_with_one_line() {
+    use crate::common::cli::{one_error_line, queens};
+    let err = "gpu".parse::<Engine>().unwrap_err().to_string();
+    assert!(
+        err.contains("older queens") && err.contains("--gpu"),
+        "{err}"
+    );
+    one_error_line(
+        queens(&["count", "12", "--engine", "gpu"]),
+        2,
+        &["--engine gpu is now --gpu"],
+    );
+    one_error_line(
+        queens(&["count", "12", "--gpu", "--engine", "join"]),
+        2,
+        &["--gpu runs the mirror engine's plans only"],
+    );
+    one_error_line(
+        queens(&["count", "3", "--gpu"]),
+        2,
+        &["--gpu counts 4 <= n"],
+    );
 }
 
 /// The CLI counts on a GPU where there is one, and refuses with exit 2
@@ -164,20 +153,13 @@ fn the_engine_covers_4_to_32() {
 /// is refused either way.
 #[test]
 fn the_cli_counts_on_a_gpu_or_refuses_a_missing_one_with_exit_2_and_one_line() {
-    use crate::common::cli::{one_error_line, queens, stdout};
-    let run = queens(&["count", "12", "--engine", "gpu", "--json"]);
-    if gpu_here() {
-        let out = stdout(&run.success());
-        let record: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-        assert_eq!(record["solutions"], 14_200, "{out}");
-        assert_eq!(record["engine"], "gpu", "{out}");
-    } else {
-        let line = one_error_line(run, 2, &[]);
-        assert!(line.contains("GPU") || line.contains("NVIDIA"), "{line}");
+    use crate::common::cli::{one_error_line, queens};
+    if find_gpu().is_ok() {
+        let out = queens(&["count", "12", "--gpu", "-q"]).success();
+        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert_eq!(stdout.trim(), known::total(12).unwrap().to_string());
+        return;
     }
-    one_error_line(
-        queens(&["count", "3", "--engine", "gpu"]),
-        2,
-        &["gpu engine counts 4 <= n <= 32"],
-    );
+    let line = one_error_line(queens(&["count", "12", "--gpu"]), 2, &[]);
+    assert!(line.contains("GPU") || line.contains("NVIDIA"), "{line}");
 }

@@ -3,9 +3,10 @@
 
 use std::sync::Mutex;
 
+use crate::common::parallel;
 use proptest::prelude::*;
 use queens::internals::{SlicedMatcher, count_naive, count_portable, query};
-use queens::{Config, Count, Counter, Engine, Observer, Plan, UnitDone, count_parallel, known};
+use queens::{Config, Count, Counter, Engine, Observer, Plan, UnitDone, known};
 
 const MIN_N: u32 = 4;
 
@@ -48,7 +49,7 @@ fn every_stage_equals_the_reference() {
             let got = count_join(n, stage, 2, &()).solutions;
             assert_eq!(got, reference, "n = {n}, {stage:?}");
         }
-        let mirror = count_parallel(n, &Config::with_threads(2), &())
+        let mirror = parallel(n, &Config::with_threads(2), &())
             .unwrap()
             .solutions;
         assert_eq!(reference, mirror, "n = {n}: join reference vs backtracking");

@@ -3,14 +3,13 @@
 
 use std::sync::Mutex;
 
-use queens::{
-    Config, Engine, MAX_SPLIT_DEPTH, Observer, Plan, UnitDone, count_parallel, count_serial, known,
-};
+use crate::common::{parallel, serial};
+use queens::{Config, Engine, MAX_SPLIT_DEPTH, Observer, Plan, UnitDone, known};
 
 #[test]
 fn serial_totals_match_a000170_up_to_15() {
     for n in 1..=15 {
-        let got = count_serial(n, &Config::default(), &()).unwrap();
+        let got = serial(n, &Config::default(), &()).unwrap();
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
     }
 }
@@ -18,7 +17,7 @@ fn serial_totals_match_a000170_up_to_15() {
 #[test]
 fn parallel_totals_match_a000170_up_to_15() {
     for n in 1..=15 {
-        let got = count_parallel(n, &Config::with_threads(2), &()).unwrap();
+        let got = parallel(n, &Config::with_threads(2), &()).unwrap();
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
     }
 }
@@ -26,22 +25,19 @@ fn parallel_totals_match_a000170_up_to_15() {
 #[test]
 fn totals_never_depend_on_threads_or_split_depth() {
     for n in 1..=12 {
-        let serial = count_serial(n, &Config::default(), &()).unwrap().solutions;
+        let total = serial(n, &Config::default(), &()).unwrap().solutions;
         for threads in [1, 2, 3, 7] {
             for split_depth in [1, 2, 3] {
                 let config = Config::with_threads(threads).with_split_depth(split_depth);
-                let par = count_parallel(n, &config, &()).unwrap();
+                let par = parallel(n, &config, &()).unwrap();
                 assert_eq!(
-                    par.solutions, serial,
+                    par.solutions, total,
                     "n = {n}, {threads} threads, split {split_depth}"
                 );
                 assert_eq!(par.threads, threads);
                 assert_eq!(par.split_depth, Some(split_depth));
-                let ser = count_serial(n, &config, &()).unwrap();
-                assert_eq!(
-                    ser.solutions, serial,
-                    "n = {n}, serial, split {split_depth}"
-                );
+                let ser = serial(n, &config, &()).unwrap();
+                assert_eq!(ser.solutions, total, "n = {n}, serial, split {split_depth}");
             }
         }
     }
@@ -51,7 +47,7 @@ fn totals_never_depend_on_threads_or_split_depth() {
 fn the_deepest_splits_agree_too() {
     for split_depth in 4..=MAX_SPLIT_DEPTH {
         let config = Config::with_threads(3).with_split_depth(split_depth);
-        assert_eq!(count_parallel(13, &config, &()).unwrap().solutions, 73_712);
+        assert_eq!(parallel(13, &config, &()).unwrap().solutions, 73_712);
     }
 }
 
@@ -96,7 +92,7 @@ fn the_observer_sees_every_unit_once_and_the_counts_sum_to_the_total() {
     for (n, split_depth) in [(9, 1), (12, 2), (13, 3)] {
         let recorder = Recorder::default();
         let config = Config::with_threads(3).with_split_depth(split_depth);
-        let count = count_parallel(n, &config, &recorder).unwrap();
+        let count = parallel(n, &config, &recorder).unwrap();
         let mut done = recorder.done.into_inner().unwrap();
         assert_eq!(*recorder.started.lock().unwrap(), count.units);
         assert_eq!(done.len(), count.units);
@@ -122,7 +118,7 @@ fn per_unit_counts_by_first_column_match_a059963() {
         for split_depth in [1, 2, 3] {
             let recorder = Recorder::default();
             let config = Config::with_threads(2).with_split_depth(split_depth);
-            count_parallel(n, &config, &recorder).unwrap();
+            parallel(n, &config, &recorder).unwrap();
             // A unit of weight 2 in column c < n/2 stands for column c and
             // its mirror n-1-c; in the middle column it stands for both
             // halves of that column. So: unweighted sums for the left half,

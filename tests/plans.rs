@@ -5,8 +5,8 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::common::count_unit;
 use proptest::prelude::*;
-use queens::count::Scratch;
 use queens::{Config, Counter, Engine, Observer, Plan, UnitDone, known};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -49,9 +49,10 @@ fn the_shuffle_is_a_permutation_out_of_order() {
 }
 
 /// A unit's count does not depend on what its scratch counted before:
-/// each unit counted with a scratch of its own, and again by two scratches
-/// that meet the units in a shuffled order, gives the same count, and the
-/// counts sum to the OEIS total.
+/// each unit counted alone (a scratch of its own), and again by two serial
+/// runs over the halves of a shuffled order (one scratch each, meeting the
+/// units one after another), gives the same count, and the counts sum to
+/// the OEIS total.
 #[test]
 fn every_unit_counted_alone_in_a_shuffled_order_sums_to_a000170() {
     for engine in ENGINES {
@@ -60,16 +61,16 @@ fn every_unit_counted_alone_in_a_shuffled_order_sums_to_a000170() {
             assert!(!plan.is_empty(), "n = {n}, {engine}");
             let alone: Vec<Option<u128>> = (0..plan.len() as u32)
                 .into_par_iter()
-                .map(|id| Some(plan.count_unit(id, &mut Scratch::default()).unwrap()))
+                .map(|id| Some(count_unit(&plan, id).unwrap()))
                 .collect();
+            // Two serial runs, each over half of a shuffled order: one
+            // scratch meets each half's units one after another.
             let order = shuffled(plan.len(), u64::from(n));
             let runs: Vec<Vec<(u32, u128)>> = order
                 .par_chunks(order.len().div_ceil(2))
                 .map(|ids| {
-                    let mut scratch = Scratch::default();
-                    ids.iter()
-                        .map(|&id| (id, plan.count_unit(id, &mut scratch).unwrap()))
-                        .collect()
+                    let count = Counter::new(n).engine(engine).threads(1).units(ids);
+                    count.run_plan(&plan).unwrap().unit_counts
                 })
                 .collect();
             let mut in_turn = vec![None; plan.len()];
@@ -90,9 +91,8 @@ fn a_full_run_reports_each_unit_as_counting_it_alone_does() {
         let count = Counter::new(13).engine(engine).threads(2).run().unwrap();
         assert!(count.is_complete());
         assert_eq!(count.unit_counts.len(), plan.len());
-        let mut scratch = Scratch::default();
         for &(id, solutions) in &count.unit_counts {
-            assert_eq!(plan.count_unit(id, &mut scratch), Ok(solutions));
+            assert_eq!(count_unit(&plan, id), Ok(solutions));
         }
     }
 }
@@ -237,7 +237,7 @@ fn descriptors_name_the_units_of_both_engines() {
             .units()
             .all(|u| u.descriptor.starts_with("rowset:0x"))
     );
-    assert_eq!(odd.unit(odd.len() as u32), None);
+    assert!(odd.unit(odd.len() as u32).is_err());
 }
 
 #[test]
@@ -298,13 +298,8 @@ fn a_cancelled_run_returns_the_units_that_finished_each_exact() {
             "{engine}: {}",
             count.units
         );
-        let mut scratch = Scratch::default();
         for &(id, solutions) in &count.unit_counts {
-            assert_eq!(
-                plan.count_unit(id, &mut scratch),
-                Ok(solutions),
-                "{engine}, unit {id}"
-            );
+            assert_eq!(count_unit(&plan, id), Ok(solutions), "{engine}, unit {id}");
         }
         let sum: u128 = count.unit_counts.iter().map(|&(_, c)| c).sum();
         assert_eq!(sum, count.solutions);
@@ -332,9 +327,7 @@ fn refusals_name_the_engine_and_its_range() {
     );
     let plan = plan(8, Engine::Mirror);
     assert_eq!(
-        plan.count_unit(21, &mut Scratch::default())
-            .unwrap_err()
-            .to_string(),
+        count_unit(&plan, 21).unwrap_err().to_string(),
         "unit 21 is not in the plan: it has units 0 to 20"
     );
     let twice = Counter::new(8)

@@ -2,10 +2,11 @@
 
 use crate::common;
 
+use crate::common::{parallel, serial};
 use common::{legal_prefix, reference_completions, reference_solutions};
 use proptest::prelude::*;
 use queens::internals::{Masks, count_completions};
-use queens::{Config, count_parallel, count_serial, known};
+use queens::{Config, known};
 
 #[test]
 fn reference_solver_matches_a000170() {
@@ -22,12 +23,9 @@ fn engines_agree_with_the_reference_up_to_10() {
     for n in 1..=10usize {
         let want = reference_solutions(n).len() as u128;
         let n = n as u32;
+        assert_eq!(serial(n, &Config::default(), &()).unwrap().solutions, want);
         assert_eq!(
-            count_serial(n, &Config::default(), &()).unwrap().solutions,
-            want
-        );
-        assert_eq!(
-            count_parallel(n, &Config::with_threads(2), &())
+            parallel(n, &Config::with_threads(2), &())
                 .unwrap()
                 .solutions,
             want

@@ -95,13 +95,13 @@ fn the_assignments_deal_every_unit_once_and_as_documented() {
         let owners = Assignment::Lpt.owners(&join, shards);
         let mut loads = vec![0u128; shards as usize];
         for (id, &owner) in owners.iter().enumerate() {
-            loads[owner as usize] += u128::from(join.cost(id as u32));
+            loads[owner as usize] += u128::from(join.cost(id as u32).unwrap());
         }
         // Largest first to the least loaded: no shard exceeds the mean by
         // more than the largest unit.
         let largest = u128::from(
             (0..join.len() as u32)
-                .map(|id| join.cost(id))
+                .map(|id| join.cost(id).unwrap())
                 .max()
                 .unwrap(),
         );

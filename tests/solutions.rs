@@ -81,9 +81,9 @@ proptest! {
             out.write(n, b.iter().copied()).unwrap();
         }
         let text = out.finish().unwrap();
-        let checked: Vec<_> = queens::check::Boards::new(text.as_slice()).collect();
+        let checked: Vec<_> = queens::format::read::Boards::new(text.as_slice()).collect();
         if boards.is_empty() {
-            prop_assert!(matches!(checked[..], [Err(queens::check::ReadError::Empty)]));
+            prop_assert!(matches!(checked[..], [Err(queens::format::read::ReadError::Empty)]));
         } else {
             prop_assert_eq!(checked.len(), boards.len());
             for c in checked {

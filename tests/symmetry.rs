@@ -6,11 +6,12 @@ use crate::common;
 
 use std::collections::HashMap;
 
+use crate::common::parallel;
 use common::reference_solutions;
 use proptest::prelude::*;
 use queens::symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};
 use queens::unique::{count_half_turn_symmetric, count_quarter_turn_symmetric};
-use queens::{Config, count_parallel, known, unique};
+use queens::{Config, known, unique};
 
 fn solutions(n: usize) -> Vec<Vec<u32>> {
     reference_solutions(n)
@@ -184,7 +185,7 @@ fn classes_agree_with_grouping_by_canonical_form() {
 #[test]
 fn unique_counts_match_a002562_up_to_15() {
     for n in 1..=15 {
-        let total = count_parallel(n, &Config::with_threads(2), &())
+        let total = parallel(n, &Config::with_threads(2), &())
             .unwrap()
             .solutions;
         let u = unique(n, total).unwrap();

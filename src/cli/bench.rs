@@ -39,7 +39,7 @@ pub struct BenchArgs {
     n: Option<u32>,
 
     /// The engine for N [default: the faster for N].
-    #[arg(long, value_enum, requires = "n")]
+    #[arg(long, value_parser = super::options::EngineParser, requires = "n")]
     engine: Option<Engine>,
 
     /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
@@ -143,25 +143,23 @@ struct WorkloadRecord {
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
-    if let (Some(n), Some(engine)) = (args.n, args.engine) {
-        if let Some(refusal) = refuse_engine(engine, n) {
-            return Err(super::UsageError(refusal).into());
-        }
-        if engine == Engine::Gpu {
-            queens::count::gpu::probe().map_err(|why| super::UsageError(why.to_string()))?;
-        }
+    if let (Some(n), Some(engine)) = (args.n, args.engine)
+        && let Some(refusal) = refuse_engine(engine, n)
+    {
+        return Err(super::UsageError(refusal).into());
     }
     let workload = match args.n {
         Some(n) => Workload::custom(n, args.engine),
         None => Workload::v1(),
-    };
+    }
+    .with_options(super::options::from_env()?);
     // Checked before the benchmark runs, and again when it is written.
     let svg = args
         .svg
         .as_deref()
         .map(|path| Output::new(path, "--svg", &[]))
         .transpose()?;
-    let machine = Machine::detect();
+    let machine = Machine::detect().with_options(&workload.options);
     let most = super::args::threads(None)?.map_or(machine.logical_cpus, NonZeroUsize::get);
     let threads = args
         .threads

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use queens::shard::{ShardFile, ShardId};
 use queens::{
-    Algorithm, Config, Count, CountJob, Counter, DEFAULT_SPLIT_DEPTH, Engine, MAX_SPLIT_DEPTH,
-    Observer, Plan, UnitDone, count_with, known,
+    Algorithm, Config, Count, CountJob, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor,
+    MAX_SPLIT_DEPTH, Observer, Plan, UnitDone, count_with, known,
 };
 use rayon::ThreadPool;
 
@@ -74,8 +74,13 @@ pub struct CountArgs {
     /// Counting engine: `join` pairs half-boards (fast for large n, 4 <= n <= 24),
     /// `mirror` backtracks row by row with mirror symmetry [default: join where it
     /// applies and is faster, else mirror].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = super::options::EngineParser)]
     engine: Option<Engine>,
+
+    /// Run the plan's units on the NVIDIA GPU (a build with `--features
+    /// gpu`): the mirror engine's plan, the same hash, journal and shards.
+    #[arg(long, conflicts_with = "algorithm")]
+    gpu: bool,
 
     /// Count each size with a second, independent engine too (the mirror
     /// backtracker and the join) and exit 3 if they disagree.
@@ -254,8 +259,11 @@ impl<'a> Request<'a> {
             return Err(UsageError(refusal).into());
         }
         let threads = super::args::threads(args.threads)?;
-        if args.engine == Some(Engine::Gpu) {
-            let name = queens::count::gpu::probe().map_err(|why| UsageError(why.to_string()))?;
+        if args.gpu {
+            if let Some(refusal) = super::options::refuse_gpu(args.engine, first) {
+                return Err(UsageError(refusal).into());
+            }
+            let name = queens::find_gpu().map_err(|why| UsageError(why.to_string()))?;
             if !args.quiet && !args.json {
                 eprintln!("queens: counting on {name}");
             }
@@ -300,7 +308,13 @@ impl<'a> Request<'a> {
         });
         let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
             .with_split_depth(split_depth)
-            .with_memory_limit(super::memory::available()?);
+            .with_memory_limit(super::memory::available()?)
+            .with_executor(if args.gpu {
+                Executor::Gpu
+            } else {
+                Executor::Cpu
+            })
+            .with_options(super::options::from_env()?);
         let wait = args
             .lock_wait
             .unwrap_or(if shard.is_some() { SHARD_LOCK_WAIT } else { 0 });
@@ -432,7 +446,7 @@ impl<'a> Request<'a> {
     fn long_hint(&self) -> Option<&'static str> {
         // The GPU reports its units a batch at a time, all at once: the
         // first units of a batch would pace a wildly long estimate.
-        if self.args.quiet || self.args.engine == Some(Engine::Gpu) {
+        if self.args.quiet || self.args.gpu {
             return None;
         }
         Some(match self.args.checkpoint {
@@ -597,6 +611,7 @@ impl<'a> Request<'a> {
         let second = Counter::new(n)
             .engine(other)
             .config(&self.config)
+            .executor(Executor::Cpu)
             .pool(pool)
             .run()
             .with_context(|| format!("cross-checking n = {n} with the {other} engine"))?;
@@ -796,6 +811,7 @@ impl CountArgs {
         match (self.algorithm, self.engine) {
             (Some(a), _) => Method::Ladder(a),
             (None, Some(e)) => Method::Engine(e),
+            (None, None) if self.gpu => Method::Engine(Engine::Mirror),
             (None, None) => Method::Engine(Engine::best_for(n)),
         }
     }
@@ -813,7 +829,7 @@ impl CountArgs {
                 "--split-depth applies to --algorithm bitmask and parallel only, not {a}: drop it"
             ),
             Method::Engine(e) if self.engine.is_some() => format!(
-                "--split-depth applies to the mirror and gpu engines only, not {e} (its units \
+                "--split-depth applies to the mirror engine only, not {e} (its units \
                  are fixed by n): drop it, or count with --engine mirror"
             ),
             Method::Engine(e) => {
@@ -836,7 +852,7 @@ impl Method {
     /// Whether the method's units are cut by `--split-depth`.
     fn splits(self) -> bool {
         match self {
-            Self::Engine(e) => matches!(e, Engine::Mirror | Engine::Gpu),
+            Self::Engine(e) => matches!(e, Engine::Mirror),
             Self::Ladder(a) => matches!(a, Algorithm::Bitmask | Algorithm::Parallel),
         }
     }

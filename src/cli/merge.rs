@@ -238,7 +238,7 @@ impl Human for MergeRecord {
 /// The share of `plan`'s estimated work whose units `merge` holds, in
 /// percent.
 fn work_present(plan: &Plan, merge: &Merge) -> f64 {
-    let cost = |id: u32| u128::from(plan.cost(id));
+    let cost = |id: u32| u128::from(plan.cost(id).unwrap_or(0));
     let ids = 0..plan.len() as u32;
     let done: u128 = (ids.clone())
         .filter(|&id| merge.counts[id as usize].is_some())

@@ -19,6 +19,7 @@ pub mod list;
 pub mod memory;
 pub mod merge;
 pub mod one;
+pub mod options;
 pub mod plan;
 pub mod progress;
 pub mod report;

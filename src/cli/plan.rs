@@ -21,7 +21,7 @@ pub struct PlanArgs {
     n: u32,
 
     /// The engine whose plan to show [default: the one `count` would use].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = super::options::EngineParser)]
     engine: Option<Engine>,
 
     /// Rows fixed by each unit of the mirror engine (1 to 6).

@@ -1,15 +1,18 @@
 //! [`Counter`], the builder that runs a count, and [`Count`], what it
-//! returns: the one place where a plan, a subset of its units, a pool, an
-//! observer and a cancel flag meet the runner.
+//! returns: the one public way to count, where a plan, a subset of its
+//! units, an executor (a pool, threads or the GPU), an observer and a
+//! cancel flag meet the runner.
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::AtomicBool;
 
 use rayon::ThreadPool;
 
+use super::gpu::{Gpu, MIN_GPU_N};
+use super::options::Options;
 use super::plan::threads_of;
-use super::run::{self, Observer};
-use super::{Config, Engine, Plan, PlanHash};
+use super::run::{self, Observer, Runner};
+use super::{Config, Engine, Executor, Plan, PlanHash};
 use crate::Error;
 use crate::error::MAX_THREADS;
 
@@ -29,8 +32,11 @@ pub struct Count {
     pub plan_units: usize,
     /// The plan's hash.
     pub plan: PlanHash,
-    /// Threads that counted (1 for a serial count).
+    /// Threads that counted (1 for a serial count; for the GPU, those that
+    /// cut its tasks).
     pub threads: usize,
+    /// Where the units ran.
+    pub executor: Executor,
     /// Rows fixed by each unit (the mirror engine; the middle-column units
     /// of odd `n` fix at least two); `None` for the join.
     pub split_depth: Option<u32>,
@@ -47,7 +53,13 @@ impl Count {
     }
 }
 
-/// A count with everything but `n` optional: the builder behind [`crate::count()`].
+/// A count with everything but `n` optional: the builder behind
+/// [`crate::count()`], and the one way to count.
+///
+/// Without [`threads`](Self::threads) or [`pool`](Self::pool) the units
+/// run on rayon's global pool: no count builds a pool unasked. `pool`
+/// takes a `rayon::ThreadPool`, which ties this API to rayon 1.x; a program
+/// that shares its own pool with the count gets one set of threads.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -113,7 +125,22 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Threads and split from `config`.
+    /// Where the units run: the CPU (default) or, for the mirror engine's
+    /// plans, the GPU.
+    #[must_use]
+    pub fn executor(mut self, executor: Executor) -> Self {
+        self.config.executor = executor;
+        self
+    }
+
+    /// How the count may use the hardware.
+    #[must_use]
+    pub fn options(mut self, options: Options) -> Self {
+        self.config.options = options;
+        self
+    }
+
+    /// Threads, split, memory limit, executor and options from `config`.
     #[must_use]
     pub fn config(self, config: &Config) -> Self {
         Self {
@@ -156,10 +183,15 @@ impl<'a> Counter<'a> {
         }
     }
 
-    /// The engine this count uses.
+    /// The engine this count uses: the one named, else on the GPU the
+    /// mirror engine (the only one it runs), else [`Engine::best_for`] `n`.
     #[must_use]
     pub fn chosen_engine(&self) -> Engine {
-        self.engine.unwrap_or_else(|| Engine::best_for(self.n))
+        match (self.engine, self.config.executor) {
+            (Some(engine), _) => engine,
+            (None, Executor::Gpu) => Engine::Mirror,
+            (None, _) => Engine::best_for(self.n),
+        }
     }
 
     /// The plan this count runs.
@@ -180,13 +212,24 @@ impl<'a> Counter<'a> {
     }
 
     /// Counts the units of `plan` (built by [`plan`](Self::plan) or
-    /// [`Plan::new`]; its `n` and engine win over this builder's).
+    /// [`Plan::new`] for this builder's `n` and engine), with the options
+    /// the plan was built with.
     ///
     /// # Errors
-    /// As [`run`](Self::run), without the plan's; [`Error::Memory`] when
-    /// the config's memory limit is below the count's
-    /// [estimate](Plan::count_memory).
+    /// As [`run`](Self::run), without the plan's; [`Error::OtherPlan`] when
+    /// the plan is not for this builder's `n` or named engine;
+    /// [`Error::Memory`] when the config's memory limit is below the
+    /// count's [estimate](Plan::count_memory); [`Error::Gpu`] when the GPU
+    /// is asked for and cannot count this plan or is not there.
     pub fn run_plan(&self, plan: &Plan) -> Result<Count, Error> {
+        if plan.n() != self.n || self.engine.is_some_and(|e| e != plan.engine()) {
+            return Err(Error::OtherPlan {
+                n: self.n,
+                engine: self.chosen_engine().name(),
+                plan_n: plan.n(),
+                plan_engine: plan.engine().name(),
+            });
+        }
         if let Some(t) = self.config.threads.filter(|t| t.get() > MAX_THREADS) {
             return Err(Error::Threads(t.get()));
         }
@@ -202,14 +245,25 @@ impl<'a> Counter<'a> {
                 &all
             }
         };
-        let finished = run::run(
-            plan,
-            ids,
-            self.pool,
-            self.config.threads,
-            self.observer,
-            self.cancel,
-        )?;
+        let gpu;
+        let runner = match self.config.executor {
+            Executor::Cpu => Runner::Cpu {
+                pool: self.pool,
+                threads: self.config.threads,
+            },
+            Executor::Gpu => {
+                refuse_gpu(plan)?;
+                gpu = Gpu::open(plan.options().gpu)?;
+                Runner::Gpu(&gpu)
+            }
+        };
+        let finished = match self.pool {
+            // The GPU's tasks are cut on the caller's pool, if given.
+            Some(pool) if matches!(runner, Runner::Gpu(_)) => {
+                pool.install(|| run::run(plan, ids, &runner, self.observer, self.cancel))?
+            }
+            _ => run::run(plan, ids, &runner, self.observer, self.cancel)?,
+        };
         Ok(Count {
             n: plan.n(),
             engine: plan.engine(),
@@ -218,6 +272,7 @@ impl<'a> Counter<'a> {
             plan_units: plan.len(),
             plan: plan.hash(),
             threads: finished.threads,
+            executor: self.config.executor,
             split_depth: plan.split_depth(),
             unit_counts: finished.counts,
         })
@@ -252,6 +307,24 @@ impl Counter<'_> {
         }
         Ok(())
     }
+}
+
+/// `Ok` when the GPU can run `plan`: a backtracking plan (the mirror
+/// engine's) of a board it can cut.
+fn refuse_gpu(plan: &Plan) -> Result<(), Error> {
+    if plan.prefix_units().is_none() {
+        return Err(Error::Gpu(format!(
+            "{} does not backtrack: only the mirror engine's plans run on the GPU",
+            plan.engine().described()
+        )));
+    }
+    if plan.n() < MIN_GPU_N {
+        return Err(Error::Gpu(format!(
+            "the GPU counts n >= {MIN_GPU_N}: n = {} leaves too few rows to cut",
+            plan.n()
+        )));
+    }
+    Ok(())
 }
 
 /// Every id in the plan, none twice.

@@ -22,7 +22,8 @@
 
 use std::fmt::Write;
 
-use crate::kernel::{Masks, count_completions, full_mask, lowest_bit};
+use crate::cpu::Features;
+use crate::kernel::{Masks, count_completions_on, full_mask, lowest_bit};
 
 /// The deepest split the engines accept.
 pub const MAX_SPLIT_DEPTH: u32 = 6;
@@ -76,10 +77,10 @@ impl WorkUnit {
     }
 
     /// The unit's contribution to the total of an `n`-board: its
-    /// completions times its weight.
+    /// completions times its weight, with the kernel `features` allow.
     #[must_use]
-    pub fn count(&self, n: u32) -> u128 {
-        count_completions(n, self.rows, self.masks) * u128::from(self.weight)
+    pub fn count(&self, n: u32, features: Features) -> u128 {
+        count_completions_on(features, n, self.rows, self.masks) * u128::from(self.weight)
     }
 }
 

@@ -8,19 +8,23 @@
 //! - [`Engine::Join`] pairs left and right half-boards (Kluev's quadrant
 //!   join), one unit per row set, with the board's symmetries (n = 4..=24).
 //!
-//! [`Engine::Gpu`] counts the mirror engine's units on an NVIDIA GPU (the
-//! `gpu` feature; see [`gpu`]); it is never picked unasked.
+//! A plan runs on an [`Executor`]: the CPU (a rayon pool) or, for the
+//! mirror engine's backtracking plans, an NVIDIA GPU (the `gpu` feature).
+//! The executor is not part of the plan: a GPU run and a CPU run of one
+//! plan share its hash, its journal and its shards.
 //!
-//! [`Engine::best_for`] picks the faster CPU engine for `n`; each is the
+//! [`Engine::best_for`] picks the faster engine for `n`; each is the
 //! other's [`second_opinion`](Engine::second_opinion). [`count`] is the one call;
-//! [`Counter`] is the builder for the rest (engine, threads, a pool to
-//! share, an observer, a subset of units, a cancel flag).
+//! [`Counter`] is the builder for the rest (engine, executor, threads, a
+//! pool to share, [`Options`], an observer, a subset of units, a cancel
+//! flag).
 
 mod counter;
-pub mod gpu;
+pub(crate) mod gpu;
 pub(crate) mod join;
 pub(crate) mod mirror;
-pub mod plan;
+mod options;
+pub(crate) mod plan;
 mod run;
 
 use std::fmt;
@@ -29,8 +33,10 @@ use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 pub use self::counter::{Count, Counter};
+pub use self::gpu::find_gpu;
 pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
-pub use self::plan::{Plan, PlanHash, Scratch, Unit};
+pub use self::options::{GpuOptions, Options, Simd};
+pub use self::plan::{BadPlanHash, Plan, PlanHash, Unit};
 pub use self::run::{Observer, UnitDone, thread_pool};
 use crate::Error;
 
@@ -56,28 +62,23 @@ pub enum Engine {
     #[doc(hidden)]
     #[cfg_attr(feature = "cli", value(hide = true))]
     JoinSliced,
-    /// The mirror engine's units cut into millions of tasks, counted on an
-    /// NVIDIA GPU (the `gpu` feature; n = 4..=32).
-    Gpu,
 }
 
 impl Engine {
-    /// Every engine, the hidden join stages last.
-    pub const ALL: [Self; 6] = [
-        Self::Mirror,
-        Self::Join,
-        Self::Gpu,
-        Self::JoinUnequal,
-        Self::JoinReference,
-        Self::JoinSliced,
-    ];
+    /// Every engine.
+    pub const ALL: [Self; 2] = [Self::Mirror, Self::Join];
+
+    /// The join's earlier stages, kept to cross-check it (tests and
+    /// benchmarks): not engines to count with.
+    #[doc(hidden)]
+    pub const CROSS_CHECKS: [Self; 3] = [Self::JoinUnequal, Self::JoinReference, Self::JoinSliced];
 
     /// The engine for `n` when none is named: the join from n = 12 to 24
     /// (faster there: 10 ms against 51 ms at n = 14, see results/), the
     /// backtracker below and beyond.
     #[must_use]
     pub fn best_for(n: u32) -> Self {
-        if (12..=join::MAX_N).contains(&n) {
+        if (12..=join::MAX_JOIN_N).contains(&n) {
             Self::Join
         } else {
             Self::Mirror
@@ -89,8 +90,7 @@ impl Engine {
     pub fn range(self) -> RangeInclusive<u32> {
         match self {
             Self::Mirror => 1..=crate::kernel::MAX_N,
-            Self::Gpu => gpu::MIN_N..=gpu::MAX_N,
-            _ => join::MIN_N..=join::MAX_N,
+            _ => join::MIN_JOIN_N..=join::MAX_JOIN_N,
         }
     }
 
@@ -106,9 +106,6 @@ impl Engine {
     pub fn second_opinion(self, n: u32) -> Option<Self> {
         let other = match self {
             Self::Mirror => Self::Join,
-            // The GPU counts the mirror engine's units: the join shares
-            // nothing with it.
-            Self::Gpu if Self::Join.covers(n) => Self::Join,
             _ => Self::Mirror,
         };
         other.covers(n).then_some(other)
@@ -123,7 +120,6 @@ impl Engine {
             Self::JoinUnequal => "join-unequal",
             Self::JoinReference => "join-reference",
             Self::JoinSliced => "join-sliced",
-            Self::Gpu => "gpu",
         }
     }
 
@@ -135,7 +131,6 @@ impl Engine {
             Self::JoinUnequal => "the join-unequal engine",
             Self::JoinReference => "the join-reference engine",
             Self::JoinSliced => "the join-sliced engine",
-            Self::Gpu => "the GPU engine",
         }
     }
 }
@@ -146,25 +141,44 @@ impl fmt::Display for Engine {
     }
 }
 
-/// A name that is not an engine's.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown engine '{0}': expected mirror, join or gpu")]
-pub struct UnknownEngine(pub String);
-
 impl FromStr for Engine {
-    type Err = UnknownEngine;
+    type Err = Error;
 
+    /// An engine by [name](Engine::name); the hidden cross-check stages
+    /// too.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "gpu" {
+            return Err(Error::OldGpuEngine);
+        }
         Self::ALL
             .into_iter()
+            .chain(Self::CROSS_CHECKS)
             .find(|e| e.name() == s)
-            .ok_or_else(|| UnknownEngine(s.to_owned()))
+            .ok_or_else(|| Error::UnknownEngine(s.to_owned()))
     }
 }
 
-/// How to run a count: threads, the mirror engine's split, and the memory
-/// it may take. `Config::default()` uses every core, splits on two rows and
-/// sets no limit.
+/// Where a plan's units run. The executor never changes a count or a
+/// plan: a unit counted on either gives the same number.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Executor {
+    /// The CPU: rayon's global pool, a pool of [`Config::threads`], the
+    /// calling thread (one thread), or the caller's pool
+    /// ([`Counter::pool`]).
+    #[default]
+    Cpu,
+    /// The first NVIDIA GPU (a build with the `gpu` feature), for the
+    /// mirror engine's plans, 4 <= n <= 32: their units cut into millions
+    /// of tasks, a batch of units a launch. Its knobs are
+    /// [`Options::gpu`].
+    Gpu,
+}
+
+/// How to run a count: where, on how many threads, the mirror engine's
+/// split, the memory it may take, and the hardware [`Options`].
+/// `Config::default()` uses the CPU's every core, splits on two rows, sets
+/// no limit and takes the default options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Config {
@@ -178,6 +192,10 @@ pub struct Config {
     /// allocates (see [`Plan::memory_estimate`]). `None`: no check. The
     /// library never looks at the machine; the CLI reads what it has.
     pub memory_limit: Option<u64>,
+    /// Where the units run.
+    pub executor: Executor,
+    /// How the count may use the hardware (SIMD loops, the GPU's cut).
+    pub options: Options,
 }
 
 impl Default for Config {
@@ -186,6 +204,8 @@ impl Default for Config {
             threads: None,
             split_depth: DEFAULT_SPLIT_DEPTH,
             memory_limit: None,
+            executor: Executor::Cpu,
+            options: Options::default(),
         }
     }
 }
@@ -219,11 +239,24 @@ impl Config {
             ..self
         }
     }
+
+    /// This configuration running its units on `executor`.
+    #[must_use]
+    pub fn with_executor(self, executor: Executor) -> Self {
+        Self { executor, ..self }
+    }
+
+    /// This configuration with `options`.
+    #[must_use]
+    pub fn with_options(self, options: Options) -> Self {
+        Self { options, ..self }
+    }
 }
 
 /// The number of solutions of the `n`-queens puzzle, with the best engine
-/// for `n` on every core: the one call for programs that embed the library,
-/// as fast as `queens count`.
+/// for `n` on every core (rayon's global pool): the one call for programs
+/// that embed the library, as fast as `queens count`. It is
+/// `Counter::new(n).run()`; [`Counter`] chooses the rest.
 ///
 /// ```
 /// assert_eq!(queens::count(8)?, 92);
@@ -238,30 +271,72 @@ pub fn count(n: u32) -> Result<u128, Error> {
     Counter::new(n).run().map(|c| c.solutions)
 }
 
-/// Counts with the mirror engine on the calling thread, the units in
-/// order of cost.
-///
-/// # Errors
-/// [`Error::BoardSize`] or [`Error::SplitDepth`] for arguments out of range.
-pub fn count_serial(n: u32, config: &Config, observer: &impl Observer) -> Result<Count, Error> {
-    Counter::new(n)
-        .engine(Engine::Mirror)
-        .config(config)
-        .threads(1)
-        .observer(observer)
-        .run()
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::Features;
 
-/// Counts with the mirror engine on a pool of `config.threads` threads.
-/// The total never depends on the thread count, the split depth, or the
-/// order in which units finish.
-///
-/// # Errors
-/// As [`count_serial`]; [`Error::Threads`] or [`Error::Pool`].
-pub fn count_parallel(n: u32, config: &Config, observer: &impl Observer) -> Result<Count, Error> {
-    Counter::new(n)
-        .engine(Engine::Mirror)
-        .config(config)
-        .observer(observer)
-        .run()
+    /// Every unit of `plan`, counted on two threads.
+    fn unit_counts(n: u32, engine: Engine, simd: Simd) -> Vec<(u32, u128)> {
+        let options = Options::default().with_simd(simd);
+        let plan = Plan::new(n, engine, &Config::with_threads(2).with_options(options)).unwrap();
+        let portable = simd == Simd::PORTABLE;
+        assert!(!portable || plan.features() == Features::PORTABLE);
+        let count = Counter::new(n).engine(engine).threads(2).run_plan(&plan);
+        let count = count.unwrap();
+        assert_eq!(
+            Some(count.solutions),
+            crate::known::total(n),
+            "n = {n}, {engine}"
+        );
+        count.unit_counts
+    }
+
+    /// The portable loops and the ones this CPU has give every unit the
+    /// same count: both paths tested on every machine, chosen through
+    /// [`Options`], with no environment variable. (n = 17 takes the
+    /// sieve's cuts and its `pext` where the CPU has it.)
+    #[test]
+    fn the_portable_loops_count_what_the_fast_ones_count() {
+        for engine in [Engine::Mirror, Engine::Join, Engine::JoinUnequal] {
+            let sizes = if engine == Engine::Join {
+                4..=17
+            } else {
+                4..=12
+            };
+            for n in sizes {
+                assert_eq!(
+                    unit_counts(n, engine, Simd::AUTO),
+                    unit_counts(n, engine, Simd::PORTABLE),
+                    "n = {n}, {engine}"
+                );
+            }
+        }
+    }
+
+    /// See: issue 22 (`Counter::new(n).run_plan(&plan)` ignored `n`).
+    #[test]
+    fn a_plan_for_another_count_is_refused() {
+        let plan = Plan::new(10, Engine::Mirror, &Config::default()).unwrap();
+        for counter in [Counter::new(11), Counter::new(10).engine(Engine::Join)] {
+            let err = counter.run_plan(&plan).unwrap_err();
+            assert!(matches!(err, Error::OtherPlan { plan_n: 10, .. }), "{err}");
+        }
+        assert_eq!(Counter::new(10).run_plan(&plan).unwrap().solutions, 724);
+    }
+
+    /// Only the public engines are listed; the hidden stages still parse,
+    /// and `gpu` says where it went.
+    #[test]
+    fn engines_by_name() {
+        assert_eq!(Engine::ALL, [Engine::Mirror, Engine::Join]);
+        for engine in Engine::ALL.into_iter().chain(Engine::CROSS_CHECKS) {
+            assert_eq!(engine.name().parse::<Engine>(), Ok(engine));
+        }
+        assert_eq!("gpu".parse::<Engine>(), Err(Error::OldGpuEngine));
+        assert!(matches!(
+            "cpu".parse::<Engine>(),
+            Err(Error::UnknownEngine(_))
+        ));
+    }
 }

@@ -12,7 +12,9 @@
 //! for every thread count and every run.
 //!
 //! A plan counts; it never schedules, times or reports. Running many units
-//! at once is [`crate::Counter`]'s business.
+//! at once, on the CPU or the GPU, is [`crate::Counter`]'s business: the
+//! executor is no part of the plan, so a plan's hash, journal and shards
+//! are the same whichever runs it.
 
 use std::fmt;
 use std::num::NonZeroUsize;
@@ -21,16 +23,16 @@ use sha2::{Digest, Sha256};
 
 use super::join::{self, JoinPlan, Stage};
 use super::mirror::{self, WorkUnit};
+use super::options::Options;
 use super::{Config, Engine};
 use crate::Error;
+use crate::cpu::Features;
 
 /// The mirror engine's plan format: bump when its units or descriptors
 /// change meaning, so that old journals and shards are refused.
 const MIRROR_FORMAT: u32 = 1;
 /// The join engine's plan format (all its stages).
 const JOIN_FORMAT: u32 = 1;
-/// The GPU engine's plan format: its units are the mirror engine's.
-const GPU_FORMAT: u32 = 1;
 
 /// Every work unit of one count, in a fixed order.
 pub struct Plan {
@@ -38,6 +40,10 @@ pub struct Plan {
     engine: Engine,
     body: Body,
     hash: PlanHash,
+    /// How its units may use the hardware: no part of its hash.
+    options: Options,
+    /// The CPU's features, less what `options` turns off.
+    features: Features,
 }
 
 enum Body {
@@ -87,6 +93,7 @@ pub(crate) fn sha256_text(digest: &[u8]) -> String {
 /// Not `sha256:` and 64 hex digits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("a plan hash is 'sha256:' and 64 hex digits")]
+#[non_exhaustive]
 pub struct BadPlanHash;
 
 impl std::str::FromStr for PlanHash {
@@ -109,13 +116,14 @@ impl std::str::FromStr for PlanHash {
 /// Per-thread buffers for counting units, grown to the largest unit and
 /// then reused. `Scratch::default()` is empty and cheap.
 #[derive(Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     join: join::Scratch,
 }
 
 impl Plan {
     /// The plan of `engine` for an `n`-board; `config.split_depth` shapes
-    /// the mirror engine's units (the join's are fixed by `n`).
+    /// the mirror engine's units (the join's are fixed by `n`), and its
+    /// units count with `config.options` (which never change the plan).
     ///
     /// # Errors
     /// [`Error::BoardSize`] when `engine` does not cover `n`,
@@ -149,6 +157,8 @@ impl Plan {
             engine,
             body,
             hash: PlanHash([0; 32]),
+            options: config.options,
+            features: Features::allowed(config.options.simd),
         };
         plan.hash = plan.canonical_hash();
         Ok(plan)
@@ -238,9 +248,19 @@ impl Plan {
         self.len() == 0
     }
 
+    /// Unit `id`.
+    ///
+    /// # Errors
+    /// [`Error::Unit`] when the plan has no unit `id`.
+    pub fn unit(&self, id: u32) -> Result<Unit, Error> {
+        self.unit_at(id).ok_or(Error::Unit {
+            id,
+            units: self.len(),
+        })
+    }
+
     /// Unit `id`, or `None` past the end.
-    #[must_use]
-    pub fn unit(&self, id: u32) -> Option<Unit> {
+    fn unit_at(&self, id: u32) -> Option<Unit> {
         let i = id as usize;
         let (descriptor, cost) = match &self.body {
             Body::Mirror { units, .. } => {
@@ -261,15 +281,25 @@ impl Plan {
 
     /// Every unit, in id order.
     pub fn units(&self) -> impl Iterator<Item = Unit> + '_ {
-        (0..self.len() as u32).map(|id| self.unit(id).expect("ids below len() exist"))
+        (0..self.len() as u32).filter_map(|id| self.unit_at(id))
     }
 
     /// Unit `id`'s cost estimate, without building its descriptor.
     ///
-    /// # Panics
-    /// If `id` is not below [`len`](Self::len).
-    #[must_use]
-    pub fn cost(&self, id: u32) -> u64 {
+    /// # Errors
+    /// [`Error::Unit`] when the plan has no unit `id`.
+    pub fn cost(&self, id: u32) -> Result<u64, Error> {
+        if id as usize >= self.len() {
+            return Err(Error::Unit {
+                id,
+                units: self.len(),
+            });
+        }
+        Ok(self.cost_of(id))
+    }
+
+    /// [`cost`](Self::cost) for an id known to be in the plan.
+    pub(crate) fn cost_of(&self, id: u32) -> u64 {
         match &self.body {
             Body::Mirror { units, .. } => units[id as usize].cost,
             Body::Join(plan) => plan.jobs()[id as usize].cost,
@@ -279,7 +309,18 @@ impl Plan {
     /// The sum of every unit's cost.
     #[must_use]
     pub fn total_cost(&self) -> u64 {
-        (0..self.len() as u32).map(|id| self.cost(id)).sum()
+        (0..self.len() as u32).map(|id| self.cost_of(id)).sum()
+    }
+
+    /// The options its units count with.
+    #[must_use]
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The CPU features its units may use.
+    pub(crate) fn features(&self) -> Features {
+        self.features
     }
 
     /// The version of the engine's plan format: bumped whenever its units
@@ -287,7 +328,6 @@ impl Plan {
     #[must_use]
     pub fn format(&self) -> u32 {
         match &self.body {
-            Body::Mirror { .. } if self.engine == Engine::Gpu => GPU_FORMAT,
             Body::Mirror { .. } => MIRROR_FORMAT,
             Body::Join(_) => JOIN_FORMAT,
         }
@@ -300,34 +340,21 @@ impl Plan {
         self.hash
     }
 
-    /// Counts unit `id`: exactly what it contributes to the total.
-    ///
-    /// # Errors
-    /// [`Error::Unit`] when the plan has no unit `id`.
-    pub fn count_unit(&self, id: u32, scratch: &mut Scratch) -> Result<u128, Error> {
-        if id as usize >= self.len() {
-            return Err(Error::Unit {
-                id,
-                units: self.len(),
-            });
-        }
-        Ok(self.count_unit_unchecked(id, scratch))
-    }
-
-    /// [`count_unit`](Self::count_unit) for an id known to be in the plan.
+    /// Counts unit `id`, known to be in the plan, on the CPU: exactly what
+    /// it contributes to the total. (A caller outside the crate counts a
+    /// unit with `Counter::units`.)
     pub(crate) fn count_unit_unchecked(&self, id: u32, scratch: &mut Scratch) -> u128 {
         match &self.body {
-            Body::Mirror { units, .. } if self.engine == Engine::Gpu => {
-                super::gpu::count_unit(self.n, &units[id as usize])
+            Body::Mirror { units, .. } => units[id as usize].count(self.n, self.features),
+            Body::Join(plan) => {
+                scratch.join.set_features(self.features);
+                plan.run_job(&plan.jobs()[id as usize], &mut scratch.join)
             }
-            Body::Mirror { units, .. } => units[id as usize].count(self.n),
-            Body::Join(plan) => plan.run_job(&plan.jobs()[id as usize], &mut scratch.join),
         }
     }
 
-    #[cfg(feature = "gpu")]
-    /// The units of a plan made of row prefixes (the mirror and GPU
-    /// engines), in id order.
+    /// The units of a backtracking plan (the mirror engine's: row
+    /// prefixes), in id order; `None` for the join.
     pub(crate) fn prefix_units(&self) -> Option<&[WorkUnit]> {
         match &self.body {
             Body::Mirror { units, .. } => Some(units),
@@ -432,7 +459,7 @@ impl Engine {
     /// The join stage this engine runs, `None` for the mirror engine.
     pub(crate) fn stage(self) -> Option<Stage> {
         match self {
-            Self::Mirror | Self::Gpu => None,
+            Self::Mirror => None,
             Self::Join => Some(Stage::FixedMiddle),
             Self::JoinUnequal => Some(Stage::Symmetric),
             Self::JoinReference => Some(Stage::Reference),

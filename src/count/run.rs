@@ -1,10 +1,10 @@
-//! The one runner: counts a subset of a plan's units, largest first, on a
-//! rayon pool (or inline on the calling thread for a serial count), tells
-//! an [`Observer`] about each finished unit, and stops handing out units
+//! The one runner: counts a subset of a plan's units, largest first, on an
+//! executor (a rayon pool, the calling thread, or a GPU), tells an
+//! [`Observer`] about each finished unit, and stops handing out units
 //! once the caller's cancel flag is set.
 //!
-//! Both engines, every CLI command and every library entry point count
-//! through here. It never prints and never decides what to do with a
+//! Both engines, both executors, every CLI command and every library entry
+//! point count through here. It never prints and never decides what to do with a
 //! finished unit: the observer does (draws a bar, appends to a journal).
 
 use std::num::NonZeroUsize;
@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 use rayon::ThreadPool;
 use rayon::prelude::*;
 
+use super::gpu::Gpu;
+use super::mirror::WorkUnit;
 use super::plan::{Plan, Scratch};
 use crate::Error;
 use crate::error::MAX_THREADS;
@@ -75,59 +77,91 @@ pub fn thread_pool(threads: Option<NonZeroUsize>) -> Result<ThreadPool, Error> {
         .map_err(|e| Error::Pool(e.to_string()))
 }
 
+/// Where the units of one run go: the resolved form of [`super::Executor`].
+pub(crate) enum Runner<'a> {
+    /// A rayon pool: the caller's, else one of `threads` threads (inline on
+    /// the calling thread for one, rayon's global pool for `None`).
+    Cpu {
+        pool: Option<&'a ThreadPool>,
+        threads: Option<NonZeroUsize>,
+    },
+    /// An opened GPU, a batch of units a launch.
+    Gpu(&'a Gpu),
+}
+
 /// Counts the units `ids` of `plan` (each in the plan, none twice: the
-/// caller checked), largest cost first.
+/// caller checked), largest cost first, on `runner`.
 ///
-/// On `pool` if given; else inline when `threads` is one; else on a pool
-/// of its own. Once `cancel` is set no unit starts; those running finish.
+/// The one loop every count goes through: it tells the observer how much
+/// will run, hands the units out (one at a time to the CPU's threads, a
+/// batch at a time to the GPU), checks `cancel` before each, and reports
+/// each finished unit. Once `cancel` is set nothing new starts; what runs
+/// finishes.
 pub(crate) fn run(
     plan: &Plan,
     ids: &[u32],
-    pool: Option<&ThreadPool>,
-    threads: Option<NonZeroUsize>,
+    runner: &Runner<'_>,
     observer: &dyn Observer,
     cancel: Option<&AtomicBool>,
 ) -> Result<Finished, Error> {
     let mut order = ids.to_vec();
     // Largest first, so that no thread is left with a big unit at the end.
-    order.sort_by_key(|&id| (std::cmp::Reverse(plan.cost(id)), id));
-    if plan.engine() == super::Engine::Gpu {
-        return super::gpu::run(plan, &order, observer, cancel);
-    }
+    order.sort_by_key(|&id| (std::cmp::Reverse(plan.cost_of(id)), id));
     // The join's tables are built before the first unit, not in it: its
     // time would pace the observer's estimates (n = 20: "14 h" for 25 min).
     plan.prepare();
-    observer.start(order.len(), order.iter().map(|&id| plan.cost(id)).sum());
+    observer.start(order.len(), order.iter().map(|&id| plan.cost_of(id)).sum());
 
+    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    let done = |id: u32, solutions: u128, elapsed: Duration| -> (u32, u128) {
+        observer.unit_done(&UnitDone {
+            id,
+            solutions,
+            cost: plan.cost_of(id),
+            elapsed,
+        });
+        (id, solutions)
+    };
+    let (mut counts, threads) = match *runner {
+        Runner::Cpu { pool, threads } => on_cpu(plan, &order, pool, threads, &cancelled, &done)?,
+        Runner::Gpu(gpu) => (
+            on_gpu(plan, &order, gpu, &cancelled, &done)?,
+            rayon::current_num_threads(),
+        ),
+    };
+    counts.sort_unstable_by_key(|&(id, _)| id);
+    Ok(Finished { counts, threads })
+}
+
+/// Units `order` one at a time, each its own task on the pool (they
+/// differ in size by orders of magnitude, so let every one be stolen on
+/// its own): `(id, count)` of those that ran, and the threads.
+fn on_cpu(
+    plan: &Plan,
+    order: &[u32],
+    pool: Option<&ThreadPool>,
+    threads: Option<NonZeroUsize>,
+    cancelled: &(dyn Fn() -> bool + Sync),
+    done: &(dyn Fn(u32, u128, Duration) -> (u32, u128) + Sync),
+) -> Result<(Vec<(u32, u128)>, usize), Error> {
     let count_one = |scratch: &mut Scratch, id: u32| -> Option<(u32, u128)> {
-        if cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+        if cancelled() {
             return None;
         }
         let started = Instant::now();
         let solutions = plan.count_unit_unchecked(id, scratch);
-        observer.unit_done(&UnitDone {
-            id,
-            solutions,
-            cost: plan.cost(id),
-            elapsed: started.elapsed(),
-        });
-        Some((id, solutions))
+        Some(done(id, solutions, started.elapsed()))
     };
-    let on_pool = |pool: &ThreadPool| -> Vec<(u32, u128)> {
-        pool.install(|| {
-            order
-                .par_iter()
-                // One unit per task: units differ in size by orders of
-                // magnitude, so let every one be stolen on its own.
-                .with_max_len(1)
-                .map_init(Scratch::default, |scratch, &id| count_one(scratch, id))
-                .flatten()
-                .collect()
-        })
+    let in_parallel = || -> Vec<(u32, u128)> {
+        order
+            .par_iter()
+            .with_max_len(1)
+            .map_init(Scratch::default, |scratch, &id| count_one(scratch, id))
+            .flatten()
+            .collect()
     };
-
-    let (mut counts, threads) = match (pool, threads) {
-        (Some(pool), _) => (on_pool(pool), pool.current_num_threads()),
+    Ok(match (pool, threads) {
+        (Some(pool), _) => (pool.install(in_parallel), pool.current_num_threads()),
         (None, Some(one)) if one.get() == 1 => {
             let mut scratch = Scratch::default();
             let counts = order
@@ -136,11 +170,89 @@ pub(crate) fn run(
                 .collect();
             (counts, 1)
         }
+        // Rayon's global pool: a count that names no threads builds none.
+        (None, None) => (in_parallel(), rayon::current_num_threads()),
         (None, threads) => {
             let pool = thread_pool(threads)?;
-            (on_pool(&pool), pool.current_num_threads())
+            (pool.install(in_parallel), pool.current_num_threads())
         }
+    })
+}
+
+/// Units `order` of a backtracking plan a batch at a time, one launch a
+/// batch; the next batch is cut into tasks on the CPU while the GPU counts
+/// the current one. Each unit of a batch is reported when its batch ends,
+/// with the batch's time shared by cost.
+fn on_gpu(
+    plan: &Plan,
+    order: &[u32],
+    gpu: &Gpu,
+    cancelled: &(dyn Fn() -> bool + Sync),
+    done: &(dyn Fn(u32, u128, Duration) -> (u32, u128) + Sync),
+) -> Result<Vec<(u32, u128)>, Error> {
+    let n = plan.n();
+    let units = plan.prefix_units().ok_or_else(|| {
+        Error::Gpu(format!(
+            "{} does not backtrack: only the mirror engine's plans run on the GPU",
+            plan.engine().described()
+        ))
+    })?;
+    let batches = batches(plan, order);
+    let cut = |batch: &[u32]| {
+        let refs: Vec<&WorkUnit> = batch.iter().map(|&id| &units[id as usize]).collect();
+        gpu.cut(n, &refs)
     };
-    counts.sort_unstable_by_key(|&(id, _)| id);
-    Ok(Finished { counts, threads })
+    let mut counts = Vec::with_capacity(order.len());
+    std::thread::scope(|scope| -> Result<(), Error> {
+        let mut next = batches.first().map(|b| scope.spawn(|| cut(b)));
+        for (k, batch) in batches.iter().enumerate() {
+            let tasks = next
+                .take()
+                .expect("every batch is cut")
+                .join()
+                .expect("cutting does not panic");
+            if cancelled() {
+                break;
+            }
+            next = batches.get(k + 1).map(|b| scope.spawn(|| cut(b)));
+            let started = Instant::now();
+            let refs: Vec<&WorkUnit> = batch.iter().map(|&id| &units[id as usize]).collect();
+            let solutions = gpu.count(n, &tasks, &refs, plan.features())?;
+            let elapsed = started.elapsed();
+            let batch_cost: u64 = batch.iter().map(|&id| plan.cost_of(id)).sum::<u64>().max(1);
+            for (&id, solutions) in batch.iter().zip(solutions) {
+                let share = plan.cost_of(id) as f64 / batch_cost as f64;
+                counts.push(done(id, solutions, elapsed.mul_f64(share)));
+            }
+        }
+        Ok(())
+    })?;
+    Ok(counts)
+}
+
+/// Cuts `order` into consecutive batches of about equal estimated cost,
+/// as many as the plan's GPU options say (default 8): a finished launch is
+/// what a journal records and what a cancel waits for.
+fn batches(plan: &Plan, order: &[u32]) -> Vec<Vec<u32>> {
+    const BATCHES: u64 = 8;
+    let wanted = plan
+        .options()
+        .gpu
+        .batches
+        .map_or(BATCHES, |b| u64::from(b.get()));
+    let total_cost: u64 = order.iter().map(|&id| plan.cost_of(id)).sum();
+    let share = total_cost.div_ceil(wanted).max(1);
+    let mut out = vec![Vec::new()];
+    let mut cost = 0;
+    for &id in order {
+        let last = out.last_mut().expect("never empty");
+        last.push(id);
+        cost += plan.cost_of(id);
+        if cost >= share {
+            out.push(Vec::new());
+            cost = 0;
+        }
+    }
+    out.retain(|b| !b.is_empty());
+    out
 }

@@ -115,3 +115,44 @@ pub fn small_tmpfs() -> Option<tempfile::TempDir> {
     }
     Some(dir)
 }
+
+/// The mirror engine's count of `n` on the calling thread, with `config`'s
+/// split and options, each unit told to `observer`.
+pub fn serial(
+    n: u32,
+    config: &queens::Config,
+    observer: &dyn queens::Observer,
+) -> Result<queens::Count, queens::Error> {
+    mirror(n, config, observer).threads(1).run()
+}
+
+/// The mirror engine's count of `n` on `config`'s threads (rayon's global
+/// pool when it names none), each unit told to `observer`.
+pub fn parallel(
+    n: u32,
+    config: &queens::Config,
+    observer: &dyn queens::Observer,
+) -> Result<queens::Count, queens::Error> {
+    mirror(n, config, observer).run()
+}
+
+fn mirror<'a>(
+    n: u32,
+    config: &queens::Config,
+    observer: &'a dyn queens::Observer,
+) -> queens::Counter<'a> {
+    queens::Counter::new(n)
+        .engine(queens::Engine::Mirror)
+        .config(config)
+        .observer(observer)
+}
+
+/// Unit `id` of `plan` counted alone, on the calling thread.
+pub fn count_unit(plan: &queens::Plan, id: u32) -> Result<u128, queens::Error> {
+    queens::Counter::new(plan.n())
+        .engine(plan.engine())
+        .threads(1)
+        .units(&[id])
+        .run_plan(plan)
+        .map(|count| count.solutions)
+}

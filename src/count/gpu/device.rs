@@ -12,6 +12,7 @@ use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
 
+use crate::count::options::GpuOptions;
 use crate::kernel::full_mask;
 
 /// The kernel's CUDA C source.
@@ -50,7 +51,7 @@ impl Device {
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
             return Err(
                 "no NVIDIA driver found (libcuda.so.1 is not on this machine): \
-                        --engine gpu needs an NVIDIA GPU and its driver"
+                        --gpu needs an NVIDIA GPU and its driver"
                     .into(),
             );
         }
@@ -59,7 +60,7 @@ impl Device {
         if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
             return Err(
                 "NVRTC (libnvrtc.so, part of the CUDA toolkit) was not found: \
-                        --engine gpu compiles its kernel with it at run time; \
+                        --gpu compiles its kernel with it at run time; \
                         add its directory to LD_LIBRARY_PATH"
                     .into(),
             );
@@ -67,12 +68,12 @@ impl Device {
         CudaContext::new(0).map_err(|e| format!("no usable GPU: {e}"))
     }
 
-    /// The first GPU, with the kernel compiled for it.
+    /// The first GPU, with the kernel compiled for it as `options` say.
     ///
     /// # Errors
     /// A one-line reason: no driver, no NVRTC, no device, or a compile or
     /// load failure.
-    pub fn open() -> Result<Self, String> {
+    pub fn open(options: &GpuOptions) -> Result<Self, String> {
         let ctx = Self::context()?;
         let attribute = |a| {
             ctx.attribute(a)
@@ -84,17 +85,21 @@ impl Device {
         let threads_per_sm =
             attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?;
 
-        let block = std::env::var("QUEENS_GPU_BLOCK")
-            .ok()
-            .and_then(|b| b.parse::<u32>().ok())
-            .filter(|b| b % 32 == 0 && (32..=1024).contains(b))
-            .unwrap_or(BLOCK);
-        let mut options = vec![format!("--gpu-architecture=compute_{major}{minor}")];
-        if std::env::var_os("QUEENS_GPU_DYNAMIC_STRIDE").is_none() {
-            options.push(format!("-DQUEENS_BLOCK={block}"));
+        let block = match options.block {
+            None => BLOCK,
+            Some(b) if GpuOptions::block_fits(b) => b,
+            Some(b) => {
+                return Err(format!(
+                    "a GPU block of {b} threads: expected a multiple of 32 from 32 to 1024"
+                ));
+            }
+        };
+        let mut flags = vec![format!("--gpu-architecture=compute_{major}{minor}")];
+        if !options.dynamic_stride {
+            flags.push(format!("-DQUEENS_BLOCK={block}"));
         }
         let options = CompileOptions {
-            options,
+            options: flags,
             ..CompileOptions::default()
         };
         let ptx = compile_ptx_with_opts(SOURCE, options)
@@ -118,8 +123,9 @@ impl Device {
     /// of an `n`-board cut at `depth` rows: one count per task.
     ///
     /// # Errors
-    /// A one-line reason when the GPU fails (out of memory, a launch or
-    /// copy failure).
+    /// A one-line reason when `depth` is not below `n - 1` (the launch's
+    /// shared memory is sized on it), or the GPU fails (out of memory, a
+    /// launch or copy failure).
     pub fn count(&self, n: u32, depth: u32, tasks: &[u32]) -> Result<Vec<u64>, String> {
         let failed = |e: cudarc::driver::DriverError| format!("the GPU failed: {e}");
         let len = tasks.len() / 3;
@@ -127,7 +133,14 @@ impl Device {
             return Ok(Vec::new());
         }
         let task_count = u32::try_from(len).map_err(|_| "too many tasks in one launch")?;
-        debug_assert!(depth <= super::max_depth(n));
+        // The kernel keeps at most `n - 1 - depth` frames a thread, and the
+        // launch reserves exactly that: checked here, not assumed, so that
+        // no caller can make it write past its shared memory.
+        if !(super::MIN_GPU_N..=crate::kernel::MAX_N).contains(&n) || depth > super::max_depth(n) {
+            return Err(format!(
+                "cannot cut an {n}-board {depth} rows deep for the GPU (at most n - 2)"
+            ));
+        }
         // Frames on a thread's stack: one for each row from the task's to
         // row n - 2, 16 bytes each.
         let frame_bytes = 16 * (n - 1 - depth);
@@ -154,7 +167,9 @@ impl Device {
         // SAFETY: the arguments match the kernel's parameters in number,
         // order and type (pointer to the task words, pointer to `len`
         // counts, u32, pointer to one u32, u32, i32); the kernel reads
-        // tasks below `task_count` only and writes each count once.
+        // tasks below `task_count` only and writes each count once; its
+        // stack of at most `n - 1 - depth` frames a thread fits the shared
+        // memory reserved above (`depth <= n - 2` was checked).
         #[allow(unsafe_code)]
         unsafe { launch.launch(config) }.map_err(failed)?;
         stream.clone_dtoh(&counts).map_err(failed)

@@ -1,17 +1,16 @@
-//! The GPU engine's work: the mirror plan's units, each cut into many small
-//! tasks, and the per-task search that the CUDA kernel runs, written once
-//! more in Rust as its reference.
+//! The GPU executor: runs the mirror engine's plans (backtracking units)
+//! on an NVIDIA GPU. It is not an engine of its own: it counts the units
+//! of the mirror plan, so a GPU run and a CPU run of the same plan share
+//! its hash, its journal and its shards, and a unit counted on either
+//! gives the same number.
 //!
-//! The engine's plan units are the mirror engine's (`rows:3,7,0`, the same
-//! weights: mirror symmetry only, each unit counts twice), so a unit
-//! counted here, on the GPU or by the mirror engine gives the same number
-//! and a journal or shard of one can be checked by the other. A unit is far
-//! too big for one GPU thread, so it is cut further: every placement of the
-//! first [`task_depth`] rows that extends the unit is a *task*, three
-//! `u32` masks (the attacks on the next row). A batch of units becomes one
-//! array of tasks, counted by one kernel launch with one 64-bit count per
-//! task; the host adds them per unit in `u128` and multiplies by the
-//! unit's weight.
+//! A unit is far too big for one GPU thread, so it is cut further: every
+//! placement of the first [`task_depth`] rows that extends the unit is a
+//! *task*, three `u32` masks (the attacks on the next row). A batch of
+//! units becomes one array of tasks, counted by one kernel launch with one
+//! 64-bit count per task; the host adds them per unit in `u128` and
+//! multiplies by the unit's weight. The runner (`count/run.rs`) hands the
+//! batches over, from the same loop that runs units on the CPU.
 //!
 //! The per-task search ([`count_task`]) is an iterative depth-first walk
 //! over a stack of frames (a row's three masks and its columns still
@@ -19,56 +18,49 @@
 //! popcount rather than placed. On the GPU the stack sits in shared memory,
 //! laid out so that a warp's frames are contiguous (no bank conflicts), and
 //! every thread takes its next task from an atomic counter as soon as it
-//! finishes one. The engine covers what the CPU kernel covers, n <= 32.
+//! finishes one. It covers what the CPU kernel covers, 4 <= n <= 32.
 
-#[cfg(not(feature = "gpu"))]
-use std::sync::atomic::AtomicBool;
+// Without the `gpu` feature the cut and the per-task search are still
+// built: the tests pin them against the CPU kernel.
+#![cfg_attr(not(feature = "gpu"), allow(dead_code))]
 
 use rayon::prelude::*;
 
 use super::mirror::WorkUnit;
-#[cfg(not(feature = "gpu"))]
-use super::plan::Plan;
-#[cfg(not(feature = "gpu"))]
-use super::run::{Finished, Observer};
+use super::options::GpuOptions;
 use crate::Error;
-use crate::kernel::{Masks, full_mask, lowest_bit};
+use crate::cpu::Features;
+use crate::kernel::{MAX_N, Masks, full_mask, lowest_bit};
 
 #[cfg(feature = "gpu")]
 mod batch;
 #[cfg(feature = "gpu")]
 mod device;
 #[cfg(feature = "gpu")]
-pub(crate) use batch::run;
-#[cfg(feature = "gpu")]
-use device::Device;
+pub(crate) use batch::Gpu;
 
-/// The smallest board the engine takes: smaller ones leave too few rows to
-/// cut.
-pub const MIN_N: u32 = 4;
-/// The largest: a row fits in a `u32`.
-pub const MAX_N: u32 = crate::kernel::MAX_N;
+/// The smallest board the GPU counts: smaller ones leave too few rows to
+/// cut into tasks. (The largest is [`MAX_N`], the kernel's.)
+pub(crate) const MIN_GPU_N: u32 = 4;
 
 /// The rows a task fixes on an `n`-board (counting the unit's own), unless
-/// `QUEENS_GPU_DEPTH` says otherwise: enough tasks to keep every thread of
+/// `options.depth` says otherwise: enough tasks to keep every thread of
 /// a large GPU busy to the end, few enough that building them costs
-/// little. Measured on an H100 (results/).
+/// little. Measured on an H100 (results/). Never above [`max_depth`].
 #[must_use]
-pub fn task_depth(n: u32) -> u32 {
-    if let Some(depth) = std::env::var("QUEENS_GPU_DEPTH")
-        .ok()
-        .and_then(|v| v.parse::<u32>().ok())
-    {
-        return depth.clamp(1, max_depth(n));
+pub(crate) fn task_depth(n: u32, options: &GpuOptions) -> u32 {
+    if let Some(depth) = options.depth {
+        return depth.get().clamp(1, max_depth(n));
     }
-    match n {
+    let depth = match n {
         0..=11 => n / 2,
         12..=15 => 5,
         16..=17 => 6,
         // n = 20: 6 rows (3.0 million tasks) 5.2 s, 7 rows (23 million)
         // 4.0 s, 8 rows (150 million) 4.0 s; n = 21: 7 and 8 rows 28.4 s.
         _ => 7,
-    }
+    };
+    depth.min(max_depth(n))
 }
 
 /// The tasks of some units: `masks` holds three words per task (columns,
@@ -88,7 +80,7 @@ impl Tasks {
     /// (`depth <=` [`max_depth`]).
     /// Units are cut in parallel, on the current rayon pool.
     pub fn build(n: u32, depth: u32, units: &[&WorkUnit]) -> Self {
-        debug_assert!((MIN_N..=MAX_N).contains(&n) && depth <= max_depth(n));
+        debug_assert!((MIN_GPU_N..=MAX_N).contains(&n) && depth <= max_depth(n));
         let parts: Vec<Vec<u32>> = units
             .par_iter()
             .with_max_len(1)
@@ -114,11 +106,13 @@ impl Tasks {
     }
 
     /// How many tasks there are.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.masks.len() / 3
     }
 
     /// Task `i`'s masks.
+    #[cfg(test)]
     pub fn task(&self, i: usize) -> Masks {
         Masks {
             cols: self.masks[3 * i],
@@ -129,9 +123,16 @@ impl Tasks {
 
     /// The contribution of unit `i` (of the units built, in order), given
     /// one count per task: counted on the host when the unit has no tasks.
-    pub fn unit_total(&self, n: u32, i: usize, unit: &WorkUnit, counts: &[u64]) -> u128 {
+    pub fn unit_total(
+        &self,
+        n: u32,
+        i: usize,
+        unit: &WorkUnit,
+        counts: &[u64],
+        features: Features,
+    ) -> u128 {
         let completions = if unit.rows > self.depth {
-            crate::kernel::count_completions(n, unit.rows, unit.masks)
+            crate::kernel::count_completions_on(features, n, unit.rows, unit.masks)
         } else {
             counts[self.starts[i]..self.starts[i + 1]]
                 .iter()
@@ -167,9 +168,10 @@ fn extend(n: u32, depth: u32, row: u32, masks: Masks, out: &mut Vec<u32>) {
 /// pushes the row below unless it is dead or the last row, whose open
 /// squares are counted. A child may take its popped parent's slot, so the
 /// depth is read from the queens placed.
+#[cfg(test)]
 #[must_use]
-pub fn count_task(n: u32, depth: u32, task: Masks) -> u64 {
-    debug_assert!((MIN_N..=MAX_N).contains(&n) && depth <= max_depth(n));
+pub(crate) fn count_task(n: u32, depth: u32, task: Masks) -> u64 {
+    debug_assert!((MIN_GPU_N..=MAX_N).contains(&n) && depth <= max_depth(n));
     let full = full_mask(n);
     // The queens of a frame whose children lie on the last row.
     let target = n - 2;
@@ -209,28 +211,15 @@ pub(crate) fn max_depth(n: u32) -> u32 {
     n - 2
 }
 
-/// Counts a unit of an `n`-board on the CPU the way the GPU does: cut into
-/// tasks at [`task_depth`], each searched by [`count_task`]. Its
-/// contribution to the total, weight included.
-#[must_use]
-pub(crate) fn count_unit(n: u32, unit: &WorkUnit) -> u128 {
-    let depth = task_depth(n).max(unit.rows).min(max_depth(n));
-    let tasks = Tasks::build(n, depth, &[unit]);
-    let counts: Vec<u64> = (0..tasks.len())
-        .map(|i| count_task(n, depth, tasks.task(i)))
-        .collect();
-    tasks.unit_total(n, 0, unit, &counts)
-}
-
-/// Whether this build has the GPU engine and this machine a GPU for it:
+/// Whether this build has the GPU executor and this machine a GPU for it:
 /// the GPU's name. Cheap: it compiles nothing.
 ///
 /// # Errors
 /// [`Error::Gpu`] with one line: a build without the `gpu` feature, no
 /// driver, no NVRTC or no device.
-pub fn probe() -> Result<String, Error> {
+pub fn find_gpu() -> Result<String, Error> {
     #[cfg(feature = "gpu")]
-    return Device::find().map_err(Error::Gpu);
+    return device::Device::find().map_err(Error::Gpu);
     #[cfg(not(feature = "gpu"))]
     Err(not_built())
 }
@@ -239,21 +228,38 @@ pub fn probe() -> Result<String, Error> {
 #[cfg(not(feature = "gpu"))]
 fn not_built() -> Error {
     Error::Gpu(
-        "this queens was built without the GPU engine: \
+        "this queens was built without the GPU executor: \
          rebuild with `cargo build --release --features gpu`"
             .into(),
     )
 }
 
-/// Without the `gpu` feature: the refusal.
+/// Without the `gpu` feature: a GPU that never opens.
 #[cfg(not(feature = "gpu"))]
-pub(crate) fn run(
-    _plan: &Plan,
-    _order: &[u32],
-    _observer: &dyn Observer,
-    _cancel: Option<&AtomicBool>,
-) -> Result<Finished, Error> {
-    Err(not_built())
+pub(crate) enum Gpu {}
+
+#[cfg(not(feature = "gpu"))]
+impl Gpu {
+    /// The refusal: this build has no GPU executor.
+    pub fn open(_options: GpuOptions) -> Result<Self, Error> {
+        Err(not_built())
+    }
+
+    /// Never called: no `Gpu` exists.
+    pub fn cut(&self, _n: u32, _units: &[&WorkUnit]) -> Tasks {
+        match *self {}
+    }
+
+    /// Never called: no `Gpu` exists.
+    pub fn count(
+        &self,
+        _n: u32,
+        _tasks: &Tasks,
+        _units: &[&WorkUnit],
+        _features: Features,
+    ) -> Result<Vec<u128>, Error> {
+        match *self {}
+    }
 }
 
 #[cfg(test)]
@@ -266,7 +272,7 @@ mod tests {
     /// use, is A000170.
     #[test]
     fn tasks_sum_to_a000170() {
-        for n in MIN_N..=12 {
+        for n in MIN_GPU_N..=12 {
             for depth in 1..=max_depth(n) {
                 let units = work_units(n, 2);
                 let refs: Vec<&WorkUnit> = units.iter().collect();
@@ -277,9 +283,37 @@ mod tests {
                 let total: u128 = units
                     .iter()
                     .enumerate()
-                    .map(|(i, u)| tasks.unit_total(n, i, u, &counts))
+                    .map(|(i, u)| tasks.unit_total(n, i, u, &counts, Features::detect()))
                     .sum();
                 assert_eq!(total, A000170[n as usize], "n = {n}, depth {depth}");
+            }
+        }
+    }
+
+    /// `count_task` from the empty board (a task of depth 0 stands for the
+    /// whole board) counts every solution: the two-row finish included.
+    #[test]
+    fn one_task_from_the_empty_board_counts_every_solution() {
+        for n in MIN_GPU_N..=12 {
+            assert_eq!(
+                u128::from(count_task(n, 0, Masks::EMPTY)),
+                A000170[n as usize]
+            );
+        }
+    }
+
+    /// The cut never goes deeper than the kernel's shared memory allows,
+    /// whatever the options ask.
+    #[test]
+    fn the_task_depth_stays_at_most_n_minus_2() {
+        for n in MIN_GPU_N..=MAX_N {
+            for asked in [None, Some(1), Some(7), Some(30), Some(u32::MAX)] {
+                let options = GpuOptions {
+                    depth: asked.and_then(std::num::NonZeroU32::new),
+                    ..GpuOptions::default()
+                };
+                let depth = task_depth(n, &options);
+                assert!((1..=max_depth(n)).contains(&depth), "n = {n}, {asked:?}");
             }
         }
     }

@@ -20,6 +20,8 @@
 //!
 //! Nothing here allocates once its buffers have grown to a job's size.
 
+use crate::cpu::Features;
+
 /// Bits per chunk: 32 table entries per chunk.
 pub(super) const CHUNK: u32 = 5;
 const ENTRIES: usize = 1 << CHUNK;
@@ -66,6 +68,8 @@ pub struct SlicedMatcher {
     /// The stored words of a set too small for tables.
     small: Vec<u64>,
     built: Built,
+    /// The loops it may take (the CPU's, by default).
+    pub(crate) features: Features,
 }
 
 /// The chunk tables of a stored set, `blocks * chunks * 32` entries.
@@ -129,10 +133,14 @@ impl SlicedMatcher {
     pub fn count_built(&self, queries: &[u64]) -> u64 {
         match self.built {
             Built::Small => count_naive(&self.small, queries),
-            Built::Single(chunks) => simd::count(&self.single.entries, queries, chunks),
-            Built::Narrow(chunks) => simd::count(&self.narrow.entries, queries, chunks),
-            Built::Mid(chunks) => simd::count(&self.mid.entries, queries, chunks),
-            Built::Wide(chunks) => simd::count(&self.wide.entries, queries, chunks),
+            Built::Single(chunks) => {
+                simd::count(self.features, &self.single.entries, queries, chunks)
+            }
+            Built::Narrow(chunks) => {
+                simd::count(self.features, &self.narrow.entries, queries, chunks)
+            }
+            Built::Mid(chunks) => simd::count(self.features, &self.mid.entries, queries, chunks),
+            Built::Wide(chunks) => simd::count(self.features, &self.wide.entries, queries, chunks),
         }
     }
 }
@@ -160,12 +168,19 @@ mod simd {
     use super::count_sliced;
     #[cfg(target_arch = "x86_64")]
     use super::{count_avx128, count_avx256, count_avx512, count_popcnt};
+    use crate::cpu::Features;
 
-    pub fn count<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usize) -> u64 {
+    pub fn count<const L: usize>(
+        features: Features,
+        table: &[[u64; L]],
+        queries: &[u64],
+        chunks: usize,
+    ) -> u64 {
         #[cfg(target_arch = "x86_64")]
-        if avx512() {
+        if features.avx512 {
             #[allow(unsafe_code)]
-            // SAFETY: `avx512()` checked every feature each kernel enables,
+            // SAFETY: `features.avx512` is set only where the CPU has every
+            // feature each kernel enables (see `crate::cpu`),
             // and `cast` only reinterprets `[u64; L]` as the same type.
             return unsafe {
                 match L {
@@ -188,22 +203,6 @@ mod simd {
         unsafe {
             std::slice::from_raw_parts(table.as_ptr().cast(), table.len())
         }
-    }
-
-    /// Whether to take the AVX-512 loop: the CPU has it, and
-    /// `QUEENS_NO_AVX512` does not turn it off (see
-    /// [`crate::count::join::switched_off`]; to time the fallback).
-    #[cfg(target_arch = "x86_64")]
-    pub(crate) fn avx512() -> bool {
-        use std::arch::is_x86_feature_detected as has;
-        static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *USE.get_or_init(|| {
-            !crate::count::join::switched_off("QUEENS_NO_AVX512")
-                && has!("avx512f")
-                && has!("avx512vl")
-                && has!("avx512vpopcntdq")
-                && has!("popcnt")
-        })
     }
 }
 
@@ -398,9 +397,8 @@ fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usi
 }
 
 /// The matcher loop this machine runs, for reports.
-pub(crate) fn path() -> &'static str {
-    #[cfg(target_arch = "x86_64")]
-    if simd::avx512() {
+pub(crate) fn path(features: Features) -> &'static str {
+    if cfg!(target_arch = "x86_64") && features.avx512 {
         return "avx512";
     }
     "portable"

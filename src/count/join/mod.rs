@@ -31,24 +31,13 @@ use self::odd::{Middle, OddGeometry};
 use self::quarter::{GroupSizes, QuarterTable};
 use self::sieve::Sieve;
 use crate::Error;
+use crate::cpu::Features;
 
 /// The smallest board the join handles; smaller ones are the backtracker's.
-pub const MIN_N: u32 = 4;
+pub(crate) const MIN_JOIN_N: u32 = 4;
 /// The largest board the join handles: the quarter table for n = 24 holds
 /// about 0.6e9 pieces already.
-pub const MAX_N: u32 = 24;
-
-/// Whether the variable `name` (`QUEENS_NO_AVX512`, `QUEENS_NO_PEXT`)
-/// turns a fast path off, to test and time the portable one: it does when
-/// set to anything but empty or `0`. Each caller reads it once.
-pub(crate) fn switched_off(name: &str) -> bool {
-    is_off(std::env::var_os(name).as_deref())
-}
-
-/// [`switched_off`], given the variable's value.
-fn is_off(value: Option<&std::ffi::OsStr>) -> bool {
-    value.is_some_and(|v| !v.is_empty() && v != "0")
-}
+pub(crate) const MAX_JOIN_N: u32 = 24;
 
 /// How much of the method to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,10 +117,15 @@ impl JoinPlan {
     /// `n`-board; the table itself waits for the first job.
     ///
     /// # Errors
-    /// [`Error::BoardSize`] unless `MIN_N <= n <= MAX_N`.
+    /// [`Error::BoardSize`] unless `MIN_JOIN_N <= n <= MAX_JOIN_N`.
     pub fn new(n: u32, stage: Stage) -> Result<Self, Error> {
-        if !(MIN_N..=MAX_N).contains(&n) {
-            return Err(Error::board_size(n, "the join engine", MIN_N, MAX_N));
+        if !(MIN_JOIN_N..=MAX_JOIN_N).contains(&n) {
+            return Err(Error::board_size(
+                n,
+                "the join engine",
+                MIN_JOIN_N,
+                MAX_JOIN_N,
+            ));
         }
         let geo = Geometry::new(n);
         let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
@@ -374,6 +368,13 @@ pub struct Scratch {
 }
 
 impl Scratch {
+    /// Take the loops `features` allow from now on.
+    pub fn set_features(&mut self, features: Features) {
+        self.matcher.features = features;
+        self.sieve.set_features(features);
+        self.pairing.features = features;
+    }
+
     /// The bytes its buffers hold.
     #[cfg(test)]
     #[must_use]
@@ -499,7 +500,7 @@ mod tests {
     #[test]
     fn memory_estimates_hold_what_the_vectors_take() {
         let max_n = if cfg!(debug_assertions) { 14 } else { 16 };
-        for n in MIN_N..=max_n {
+        for n in MIN_JOIN_N..=max_n {
             for stage in [Stage::Sliced, Stage::Symmetric, Stage::FixedMiddle] {
                 let plan = JoinPlan::new(n, stage).unwrap();
                 assert_eq!(plan.bytes(), JoinPlan::plan_bytes(n, stage), "n = {n}");
@@ -530,16 +531,8 @@ mod tests {
     }
 
     #[test]
-    fn only_a_value_other_than_0_turns_a_fast_path_off() {
-        // See: issue 20 (`QUEENS_NO_AVX512=0` turned AVX-512 off).
-        let off = |v: Option<&str>| is_off(v.map(std::ffi::OsStr::new));
-        assert!(!off(None) && !off(Some("")) && !off(Some("0")));
-        assert!(off(Some("1")) && off(Some("yes")));
-    }
-
-    #[test]
     fn every_stage_counts_small_boards_right() {
-        for n in MIN_N..=11 {
+        for n in MIN_JOIN_N..=11 {
             let want = crate::known::total(n).unwrap();
             for stage in [
                 Stage::Reference,

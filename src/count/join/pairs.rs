@@ -41,6 +41,7 @@
 use super::halves::{Geometry, Side, for_each_subset};
 use super::matcher::TAG;
 use super::quarter::{Piece, QuarterTable};
+use crate::cpu::Features;
 
 /// Symmetry rule 3 for right half-boards on neither long diagonal: the
 /// job's mirror weight, 0, 1 or 2 (see [`mirror_weight`](super::halves::mirror_weight)).
@@ -88,6 +89,8 @@ pub struct Buffers {
     allowed: Vec<u8>,
     /// The tops that keep off them.
     tops: Vec<Piece>,
+    /// The loops it may take (the CPU's, by default).
+    pub(crate) features: Features,
 }
 
 impl Buffers {
@@ -332,8 +335,9 @@ pub fn pair_group(
     buffers: &mut Buffers,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if simd::available() {
-        // SAFETY: `available()` checked the CPU features `pair_group` enables.
+    if buffers.features.avx512 {
+        // SAFETY: `features.avx512` is set only where the CPU has every
+        // feature `pair_group` enables (see `crate::cpu`).
         #[allow(unsafe_code)]
         unsafe {
             simd::pair_group(frame, tops, bottoms, mirror, out, buffers);
@@ -378,19 +382,6 @@ mod simd {
         _mm512_testn_epi64_mask,
     };
 
-    /// Whether to take the AVX-512 loop: the CPU has AVX-512F and
-    /// VPOPCNTDQ, and `QUEENS_NO_AVX512` does not turn it off (see
-    /// [`crate::count::join::switched_off`]; to test and time the portable paths).
-    pub fn available() -> bool {
-        static USE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *USE.get_or_init(|| {
-            !crate::count::join::switched_off("QUEENS_NO_AVX512")
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512vpopcntdq")
-                && std::arch::is_x86_feature_detected!("popcnt")
-        })
-    }
-
     /// The lanes of the first `len` of eight.
     #[inline]
     fn first(len: usize) -> __mmask8 {
@@ -421,6 +412,7 @@ mod simd {
             words,
             allowed,
             tops: kept,
+            features: _,
         } = buffers;
         words.clear();
         allowed.clear();
@@ -688,7 +680,7 @@ mod tests {
 
     #[test]
     fn the_largest_board_fits_below_the_tag() {
-        let geo = Geometry::new(crate::count::join::MAX_N);
+        let geo = Geometry::new(crate::count::join::MAX_JOIN_N);
         let frame = Frame::even(&geo, Side::Right);
         let widest = frame.word(!0, !0) & !(!0 << TAG);
         assert_eq!(widest.count_ones(), 2 * (geo.n - 1));

@@ -21,6 +21,7 @@
 //! five instead of seven.
 
 use super::matcher::{CHUNK, SlicedMatcher, TAG};
+use crate::cpu::Features;
 
 /// The most cut bits a job may use: 64 buckets. A job takes at most
 /// `log2(stored / 512)` of them. (Measured with simultaneous pairs: a flat
@@ -45,6 +46,8 @@ pub struct Sieve {
     /// and used for the histograms and both bucketings.
     stored_cuts: Vec<u8>,
     query_cuts: Vec<u8>,
+    /// The loops it may take (the CPU's, by default).
+    features: Features,
     /// How many cuts the last count took (0: the plain matcher), for the
     /// tests to see that the sieve was used.
     #[cfg(test)]
@@ -52,6 +55,12 @@ pub struct Sieve {
 }
 
 impl Sieve {
+    /// Take the loops `features` allow from now on.
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+        self.matcher.features = features;
+    }
+
     /// The bytes its buffers hold.
     #[cfg(test)]
     pub fn bytes(&self) -> u64 {
@@ -82,7 +91,11 @@ impl Sieve {
             || queries.len() < MIN_SIDE
             || live.count_ones() < MAX_CUTS as u32
         {
-            return self.count_squeezed(stored, queries, Squeeze::new(live, bits));
+            return self.count_squeezed(
+                stored,
+                queries,
+                Squeeze::new(live, bits, self.features.pext),
+            );
         }
         let ranked = rank_bits(stored, queries, bits);
         self.stored_cuts.clear();
@@ -116,7 +129,11 @@ impl Sieve {
             })
             .unwrap_or(0);
         if k == 0 {
-            return self.count_squeezed(stored, queries, Squeeze::new(live, bits));
+            return self.count_squeezed(
+                stored,
+                queries,
+                Squeeze::new(live, bits, self.features.pext),
+            );
         }
         #[cfg(test)]
         {
@@ -125,7 +142,7 @@ impl Sieve {
         // Within a bucket no query shares a cut bit with a stored word, so
         // the cut bits are squeezed out with the dead ones.
         let cuts = ranked[..k].iter().fold(0u64, |m, &t| m | 1 << t);
-        let squeeze = Squeeze::new(live & !cuts, bits);
+        let squeeze = Squeeze::new(live & !cuts, bits, self.features.pext);
         let mask = ((1u16 << k) - 1) as u8;
         let stored_at = squeeze.bucket(stored, &self.stored_cuts, &mut self.stored, |v| !v & mask);
         let queries_at = squeeze.bucket(queries, &self.query_cuts, &mut self.queries, |v| v & mask);
@@ -184,8 +201,8 @@ struct Squeeze {
 }
 
 impl Squeeze {
-    fn new(live: u64, bits: u32) -> Self {
-        let pext = fast_pext();
+    /// `pext`: whether the CPU does `pext` fast (see [`Features::pext`]).
+    fn new(live: u64, bits: u32, pext: bool) -> Self {
         Self {
             live,
             pext,
@@ -198,7 +215,8 @@ impl Squeeze {
         out.clear();
         #[cfg(target_arch = "x86_64")]
         if self.pext {
-            // SAFETY: `pext` is set only where the CPU has BMI2.
+            // SAFETY: `pext` is set only where the CPU has BMI2 (see
+            // `crate::cpu`).
             #[allow(unsafe_code)]
             unsafe {
                 pext::copy(words, self.live, out);
@@ -220,42 +238,13 @@ impl Squeeze {
     ) -> [usize; BUCKETS + 1] {
         #[cfg(target_arch = "x86_64")]
         if self.pext {
-            // SAFETY: `pext` is set only where the CPU has BMI2.
+            // SAFETY: `pext` is set only where the CPU has BMI2 (see
+            // `crate::cpu`).
             #[allow(unsafe_code)]
             return unsafe { pext::bucket(words, values, out, key, self.live) };
         }
         bucket_by(words, values, out, key, |w| w)
     }
-}
-
-/// Whether `pext` is fast here: the CPU has BMI2 and is not an AMD one
-/// before Zen 3 (family 19h), where it is microcoded, some 20 times slower
-/// than the copy it replaces; `QUEENS_NO_PEXT` turns it off (see
-/// [`crate::count::join::switched_off`]).
-fn fast_pext() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::__cpuid;
-        static FAST: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *FAST.get_or_init(|| {
-            if !std::arch::is_x86_feature_detected!("bmi2")
-                || crate::count::join::switched_off("QUEENS_NO_PEXT")
-            {
-                return false;
-            }
-            let vendor = __cpuid(0);
-            let amd =
-                (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-            let eax = __cpuid(1).eax;
-            let family = match (eax >> 8) & 0xf {
-                0xf => 0xf + ((eax >> 20) & 0xff),
-                base => base,
-            };
-            !amd || family >= 0x19
-        })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    false
 }
 
 #[cfg(target_arch = "x86_64")]

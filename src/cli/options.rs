@@ -1,0 +1,184 @@
+//! The environment variables that tune how a count uses the hardware,
+//! mapped onto the library's [`Options`] at the edge (the library reads
+//! none), and the `--engine` parser that points `--engine gpu` at `--gpu`.
+//!
+//! | variable                    | effect                                          |
+//! |-----------------------------|-------------------------------------------------|
+//! | `QUEENS_NO_AVX512`          | the join's portable matcher and pairing loops   |
+//! | `QUEENS_NO_PEXT`            | the join sieve without `pext`                   |
+//! | `QUEENS_GPU_DEPTH`          | rows a GPU task fixes (1 to 30)                 |
+//! | `QUEENS_GPU_BATCHES`        | launches a GPU count is cut into (1 to 100000)  |
+//! | `QUEENS_GPU_BLOCK`          | GPU threads per block (32 to 1024, times 32)    |
+//! | `QUEENS_GPU_DYNAMIC_STRIDE` | a kernel whose block size is read at run time   |
+//!
+//! The switches are on when set to anything but empty or `0`; a number
+//! that is not one, or out of range, is refused with one line naming the
+//! variable.
+
+use std::ffi::{OsStr, OsString};
+use std::num::NonZeroU32;
+
+use clap::builder::{PossibleValue, TypedValueParser};
+use clap::{Arg, Command, ValueEnum};
+use queens::{Engine, GpuOptions, Options, Simd};
+
+use super::UsageError;
+
+/// The options the environment asks for.
+///
+/// # Errors
+/// One line naming the variable, for a value out of range.
+pub fn from_env() -> Result<Options, UsageError> {
+    from_vars(|name| std::env::var_os(name))
+}
+
+/// [`from_env`], with the variables read by `var`.
+fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Result<Options, UsageError> {
+    let on = |name: &str| is_on(var(name).as_deref());
+    let mut simd = Simd::AUTO;
+    simd.avx512 = !on("QUEENS_NO_AVX512");
+    simd.pext = !on("QUEENS_NO_PEXT");
+    let mut gpu = GpuOptions::default();
+    gpu.depth = number(&var, "QUEENS_GPU_DEPTH", 1, 30)?.and_then(NonZeroU32::new);
+    gpu.batches = number(&var, "QUEENS_GPU_BATCHES", 1, 100_000)?.and_then(NonZeroU32::new);
+    gpu.block = number(&var, "QUEENS_GPU_BLOCK", 32, 1024)?;
+    if let Some(block) = gpu.block.filter(|&b| !GpuOptions::block_fits(b)) {
+        return Err(UsageError(format!(
+            "QUEENS_GPU_BLOCK={block}: expected a multiple of 32 from 32 to 1024"
+        )));
+    }
+    gpu.dynamic_stride = on("QUEENS_GPU_DYNAMIC_STRIDE");
+    Ok(Options::default().with_simd(simd).with_gpu(gpu))
+}
+
+/// Whether a switch's value turns it on: anything but unset, empty or `0`.
+/// See: issue 20 (`QUEENS_NO_AVX512=0` turned AVX-512 off).
+fn is_on(value: Option<&OsStr>) -> bool {
+    value.is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Variable `name` as a whole number from `min` to `max`, `None` unset or
+/// empty.
+fn number(
+    var: &impl Fn(&str) -> Option<OsString>,
+    name: &str,
+    min: u32,
+    max: u32,
+) -> Result<Option<u32>, UsageError> {
+    let Some(value) = var(name).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .and_then(|v| v.trim().parse::<u32>().ok())
+        .filter(|v| (min..=max).contains(v))
+        .map(Some)
+        .ok_or_else(|| {
+            UsageError(format!(
+                "{name}={}: expected a whole number from {min} to {max}",
+                value.to_string_lossy()
+            ))
+        })
+}
+
+/// The `--engine` parser: [`Engine`]'s values, and for `gpu` (an
+/// engine in older versions) a line pointing at `--gpu`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineParser;
+
+impl TypedValueParser for EngineParser {
+    type Value = Engine;
+
+    fn parse_ref(
+        &self,
+        cmd: &Command,
+        arg: Option<&Arg>,
+        value: &OsStr,
+    ) -> Result<Engine, clap::Error> {
+        if value == "gpu" {
+            return Err(cmd.clone().error(
+                clap::error::ErrorKind::InvalidValue,
+                "--engine gpu is now --gpu: the GPU runs the mirror engine's plan \
+                 (queens count N --gpu)",
+            ));
+        }
+        clap::builder::EnumValueParser::<Engine>::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            Engine::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
+    }
+}
+
+/// Why `--gpu` cannot count an `n`-board with `engine` (`None`: the one
+/// `--gpu` picks, the mirror engine), in one line.
+pub fn refuse_gpu(engine: Option<Engine>, n: u32) -> Option<String> {
+    if let Some(engine) = engine.filter(|&e| e != Engine::Mirror) {
+        return Some(format!(
+            "--gpu runs the mirror engine's plans only (the GPU backtracks), not the {engine} \
+             engine's: drop --engine {engine}, or drop --gpu"
+        ));
+    }
+    (n < 4).then(|| format!("--gpu counts 4 <= n <= 32: n = {n} leaves too few rows to cut"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(vars: &[(&str, &str)]) -> Result<Options, UsageError> {
+        from_vars(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| OsString::from(v))
+        })
+    }
+
+    #[test]
+    fn no_variable_is_the_default() {
+        assert_eq!(options(&[]).unwrap(), Options::default());
+    }
+
+    #[test]
+    fn only_a_value_other_than_0_turns_a_fast_path_off() {
+        // See: issue 20 (`QUEENS_NO_AVX512=0` turned AVX-512 off).
+        for off in ["", "0"] {
+            let o = options(&[("QUEENS_NO_AVX512", off), ("QUEENS_NO_PEXT", off)]).unwrap();
+            assert_eq!(o.simd, Simd::AUTO, "{off:?}");
+        }
+        let o = options(&[("QUEENS_NO_AVX512", "1"), ("QUEENS_NO_PEXT", "yes")]).unwrap();
+        assert!(!o.simd.avx512 && !o.simd.pext && o.simd.bit_instructions);
+        let o = options(&[("QUEENS_NO_PEXT", "1")]).unwrap();
+        assert!(o.simd.avx512 && !o.simd.pext);
+    }
+
+    #[test]
+    fn gpu_numbers_are_read_and_checked() {
+        let o = options(&[
+            ("QUEENS_GPU_DEPTH", "6"),
+            ("QUEENS_GPU_BATCHES", "3"),
+            ("QUEENS_GPU_BLOCK", "256"),
+            ("QUEENS_GPU_DYNAMIC_STRIDE", "1"),
+        ])
+        .unwrap();
+        assert_eq!(o.gpu.depth.map(NonZeroU32::get), Some(6));
+        assert_eq!(o.gpu.batches.map(NonZeroU32::get), Some(3));
+        assert_eq!(o.gpu.block, Some(256));
+        assert!(o.gpu.dynamic_stride);
+        for (name, bad) in [
+            ("QUEENS_GPU_DEPTH", "0"),
+            ("QUEENS_GPU_DEPTH", "seven"),
+            ("QUEENS_GPU_BATCHES", "-1"),
+            ("QUEENS_GPU_BLOCK", "100"),
+            ("QUEENS_GPU_BLOCK", "2048"),
+        ] {
+            let err = options(&[(name, bad)]).unwrap_err().0;
+            assert!(err.starts_with(&format!("{name}={bad}:")), "{err}");
+            assert!(!err.contains('\n'), "{err}");
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! [`Options`]: how a count may use the hardware, chosen by the caller.
+//!
+//! Every knob that used to be an environment variable read deep inside
+//! the engines lives here, passed in through [`crate::Config`]: the
+//! library reads no environment variable. The CLI maps the documented
+//! variables (`QUEENS_NO_AVX512`, `QUEENS_NO_PEXT`, `QUEENS_GPU_*`) onto
+//! this value. None of these changes a count or a plan's hash.
+
+use std::num::NonZeroU32;
+
+pub use crate::cpu::Simd;
+
+/// How a count may use the hardware. `Options::default()` takes every SIMD
+/// loop the CPU has and the GPU's measured defaults.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Options {
+    /// Which SIMD loops the CPU may take ([`Simd::PORTABLE`]: none).
+    pub simd: Simd,
+    /// How the GPU executor cuts and launches its work.
+    pub gpu: GpuOptions,
+}
+
+impl Options {
+    /// These options with `simd`.
+    #[must_use]
+    pub fn with_simd(self, simd: Simd) -> Self {
+        Self { simd, ..self }
+    }
+
+    /// These options with `gpu`.
+    #[must_use]
+    pub fn with_gpu(self, gpu: GpuOptions) -> Self {
+        Self { gpu, ..self }
+    }
+}
+
+/// How the GPU executor cuts a plan's units into tasks and launches them;
+/// `None` everywhere: the defaults measured on an H100 (results/).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct GpuOptions {
+    /// Rows a task fixes, counting its unit's own (clamped to `1..=n - 2`).
+    pub depth: Option<NonZeroU32>,
+    /// How many launches a count is cut into: a finished launch is what a
+    /// journal records and what a cancel waits for.
+    pub batches: Option<NonZeroU32>,
+    /// Threads per block: a multiple of 32 from 32 to 1024.
+    pub block: Option<u32>,
+    /// Compile the kernel with the block size read at run time rather than
+    /// fixed (slower; to measure what fixing it gains).
+    pub dynamic_stride: bool,
+}
+
+impl GpuOptions {
+    /// The block sizes the kernel takes: a multiple of 32, from 32 to 1024.
+    #[must_use]
+    pub fn block_fits(block: u32) -> bool {
+        block.is_multiple_of(32) && (32..=1024).contains(&block)
+    }
+}
