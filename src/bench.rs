@@ -119,30 +119,6 @@ pub struct Report {
     pub score: f64,
 }
 
-/// Why a benchmark failed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum BenchError {
-    /// A count could not start.
-    #[error(transparent)]
-    Count(#[from] Error),
-    /// A count disagrees with OEIS A000170: a bug or a hardware fault.
-    #[error("{engine} counted {got} for n = {n} but OEIS A000170 says {want}")]
-    Mismatch {
-        /// The engine.
-        engine: Engine,
-        /// The board size.
-        n: u32,
-        /// What it counted.
-        got: u128,
-        /// What OEIS says.
-        want: u128,
-    },
-    /// A board size past the published values: nothing would check it.
-    #[error("n = {0} has no published total to check the count against (n <= 27)")]
-    Unknown(u32),
-}
-
 /// Told what the benchmark is doing, for a progress display.
 pub trait Progress: Sync {
     /// Run `run` of `runs` at `threads` threads is starting (run 0 is the
@@ -161,19 +137,19 @@ impl Progress for () {}
 /// let report = bench(&Workload::custom(10, None), &[1, 2], 1, &())?;
 /// assert_eq!(report.solutions, 724);
 /// assert_eq!(report.rows.len(), 2);
-/// # Ok::<(), queens::bench::BenchError>(())
+/// # Ok::<(), queens::bench::Error>(())
 /// ```
 ///
 /// # Errors
-/// [`BenchError::Mismatch`] on a wrong count; [`BenchError::Count`] when a
-/// count cannot start (bad n or thread count); [`BenchError::Unknown`] for
+/// [`Error::Mismatch`] on a wrong count; [`the engines' errors`] when a
+/// count cannot start (bad n or thread count); [`Error::Unknown`] for
 /// an n without a published total.
 pub fn bench(
     workload: &Workload,
     threads: &[usize],
     runs: usize,
     progress: &dyn Progress,
-) -> Result<Report, BenchError> {
+) -> Result<Report, Error> {
     run(workload, threads, runs, progress, false)
 }
 
@@ -181,14 +157,15 @@ pub fn bench(
 /// fails the benchmark. Not part of the API.
 ///
 /// # Errors
-/// As [`bench`]; always [`BenchError::Mismatch`] once a count runs.
+/// As [`bench`]; always [`Error::Mismatch`] once a count runs.
 #[doc(hidden)]
+#[cfg(debug_assertions)]
 pub fn bench_with_wrong_counts(
     workload: &Workload,
     threads: &[usize],
     runs: usize,
     progress: &dyn Progress,
-) -> Result<Report, BenchError> {
+) -> Result<Report, Error> {
     run(workload, threads, runs, progress, true)
 }
 
@@ -198,19 +175,19 @@ fn run(
     runs: usize,
     progress: &dyn Progress,
     tamper: bool,
-) -> Result<Report, BenchError> {
+) -> Result<Report, Error> {
     let runs = runs.max(1);
     let plans = workload
         .counts
         .iter()
         .map(|&(engine, n)| {
-            known::total(n).ok_or(BenchError::Unknown(n))?;
+            known::total(n).ok_or(Error::Unpublished(n))?;
             let plan = Plan::new(n, engine, &Config::default().with_options(workload.options))?;
             // The quarter tables are built here, not in the first timed run.
             plan.prepare();
             Ok(plan)
         })
-        .collect::<Result<Vec<_>, BenchError>>()?;
+        .collect::<Result<Vec<_>, Error>>()?;
     let units = plans.iter().map(Plan::len).sum();
     let solutions: u128 = plans.iter().filter_map(|p| known::total(p.n())).sum();
     let mut rows: Vec<Row> = Vec::new();
@@ -225,8 +202,8 @@ fn run(
                 let got = count.solutions + u128::from(tamper);
                 let want = known::total(plan.n()).unwrap_or_default();
                 if got != want {
-                    return Err(BenchError::Mismatch {
-                        engine: plan.engine(),
+                    return Err(Error::Mismatch {
+                        by: plan.engine().described(),
                         n: plan.n(),
                         got,
                         want,
@@ -375,11 +352,10 @@ mod tests {
 
     #[test]
     fn a_wrong_count_fails_the_benchmark() {
-        let err = bench_with_wrong_counts(&Workload::custom(8, Some(Engine::Join)), &[1], 1, &())
-            .unwrap_err();
+        let err = run(&Workload::custom(8, Some(Engine::Join)), &[1], 1, &(), true).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "join counted 93 for n = 8 but OEIS A000170 says 92"
+            "the join engine counted 93 for n = 8 but OEIS A000170 says 92"
         );
         let unknown = bench(&Workload::custom(28, None), &[1], 1, &()).unwrap_err();
         assert!(

@@ -101,6 +101,47 @@ pub enum Error {
          have: count again (the GPU now runs the mirror engine's plan, with --gpu)"
     )]
     OldGpuEngine,
+    /// An algorithm name that is not a step of the ladder.
+    #[error(
+        "unknown algorithm '{0}': expected cells, attack-counts, scan, flags, bitmask or parallel"
+    )]
+    UnknownAlgorithm(String),
+    /// Not `sha256:` and 64 hex digits.
+    #[error("'{0}' is not a plan hash: a plan hash is 'sha256:' and 64 hex digits")]
+    PlanHash(String),
+    /// A count disagrees with OEIS A000170 ([`crate::bench`] checks every
+    /// count it times): a bug or a hardware fault.
+    #[error("{by} counted {got} for n = {n} but OEIS A000170 says {want}")]
+    Mismatch {
+        /// What counted: `"the join engine"`, ...
+        by: &'static str,
+        /// The board size.
+        n: u32,
+        /// What it counted.
+        got: u128,
+        /// What OEIS says.
+        want: u128,
+    },
+    /// A board size past the published values, where a count must be
+    /// checked ([`crate::bench`]).
+    #[error("n = {0} has no published total to check the count against (n <= 27)")]
+    Unpublished(u32),
+    /// The symmetric counts of [`crate::unique`] do not fit the total: one
+    /// of them is wrong.
+    #[error(
+        "inconsistent symmetry counts for n = {n}: total {total}, half-turn symmetric \
+         {half_turn}, quarter-turn symmetric {quarter_turn} do not form whole classes"
+    )]
+    Inconsistent {
+        /// Board size.
+        n: u32,
+        /// The total that was given.
+        total: u128,
+        /// S180 as counted.
+        half_turn: u128,
+        /// S90 as counted.
+        quarter_turn: u128,
+    },
     /// The GPU executor cannot run here (no driver, no device, a build
     /// without the `gpu` feature), cannot run this plan (the join's), or
     /// the GPU failed: one line saying which.

@@ -21,6 +21,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Error;
 use crate::count::{Config, Counter, Engine};
 use crate::kernel::MAX_N;
 
@@ -83,6 +84,19 @@ impl Algorithm {
         }
     }
 
+    /// "the cells algorithm", for messages.
+    #[must_use]
+    pub const fn described(self) -> &'static str {
+        match self {
+            Self::Cells => "the cells algorithm",
+            Self::AttackCounts => "the attack-counts algorithm",
+            Self::Scan => "the scan algorithm",
+            Self::Flags => "the flags algorithm",
+            Self::Bitmask => "the bitmask algorithm",
+            Self::Parallel => "the parallel algorithm",
+        }
+    }
+
     /// The largest n it can count at all: `cells` keeps the board in 64
     /// bits, the others are bounded by the kernel's 32 columns.
     #[must_use]
@@ -100,39 +114,15 @@ impl fmt::Display for Algorithm {
     }
 }
 
-/// A name that is not a step of the ladder.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown algorithm '{0}': expected cells, attack-counts, scan, flags, bitmask or parallel")]
-pub struct UnknownAlgorithm(pub String);
-
 impl FromStr for Algorithm {
-    type Err = UnknownAlgorithm;
+    type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::ALL
             .into_iter()
             .find(|a| a.name() == s)
-            .ok_or_else(|| UnknownAlgorithm(s.to_owned()))
+            .ok_or_else(|| Error::UnknownAlgorithm(s.to_owned()))
     }
-}
-
-/// Why a count could not run.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    /// The board is beyond what the algorithm can represent.
-    #[error(
-        "board size {n} is out of range for the {algorithm} algorithm: n must be between 1 and {max}",
-        max = algorithm.max_n()
-    )]
-    BoardSize {
-        /// The algorithm asked for.
-        algorithm: Algorithm,
-        /// The size asked for.
-        n: u32,
-    },
-    /// The engines refused the configuration.
-    #[error(transparent)]
-    Engine(#[from] crate::Error),
 }
 
 /// Counts the `n`-queens solutions with `algorithm`; `config` matters to
@@ -145,15 +135,15 @@ pub enum Error {
 /// for algorithm in Algorithm::ALL {
 ///     assert_eq!(count_with(algorithm, 5, &Config::default())?, 10);
 /// }
-/// # Ok::<(), queens::ladder::Error>(())
+/// # Ok::<(), queens::Error>(())
 /// ```
 ///
 /// # Errors
-/// [`Error::BoardSize`] outside `1..=algorithm.max_n()`; [`Error::Engine`]
+/// [`Error::BoardSize`] outside `1..=algorithm.max_n()`; the engines' errors
 /// when the engines refuse `config`.
 pub fn count_with(algorithm: Algorithm, n: u32, config: &Config) -> Result<u128, Error> {
     if !(1..=algorithm.max_n()).contains(&n) {
-        return Err(Error::BoardSize { algorithm, n });
+        return Err(Error::board_size(n, algorithm.described(), 1, algorithm.max_n()));
     }
     let size = n as usize;
     Ok(match algorithm {
@@ -373,14 +363,14 @@ mod tests {
             (Algorithm::Flags, 33),
             (Algorithm::Scan, 0),
         ] {
-            assert_eq!(
+            assert!(matches!(
                 count_with(algorithm, n, &c),
-                Err(Error::BoardSize { algorithm, n })
-            );
+                Err(Error::BoardSize { n: m, max, .. }) if m == n && max == algorithm.max_n()
+            ));
         }
         assert_eq!(
             count_with(Algorithm::Cells, 9, &c).unwrap_err().to_string(),
-            "board size 9 is out of range for the cells algorithm: n must be between 1 and 8"
+            "board size 9 is out of range: the cells algorithm takes n from 1 to 8"
         );
     }
 

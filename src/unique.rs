@@ -23,6 +23,7 @@
 //! This module takes the total from any engine; it never searches the whole
 //! board itself.
 
+use crate::Error;
 use crate::kernel::{MAX_N, full_mask, lowest_bit};
 
 /// How many symmetry classes there are of each size.
@@ -61,37 +62,20 @@ pub struct Unique {
     pub classes: Classes,
 }
 
-/// The symmetric counts do not fit the total: one of them is wrong.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error(
-    "inconsistent symmetry counts for n = {n}: total {total}, half-turn symmetric {half_turn}, \
-     quarter-turn symmetric {quarter_turn} do not form whole classes"
-)]
-pub struct Inconsistent {
-    /// Board size.
-    pub n: u32,
-    /// The total that was given.
-    pub total: u128,
-    /// S180 as counted.
-    pub half_turn: u128,
-    /// S90 as counted.
-    pub quarter_turn: u128,
-}
-
 /// The unique count and class sizes for an `n`-board with `total`
 /// solutions, counting `S180` and `S90` here.
 ///
 /// # Errors
-/// [`Inconsistent`] when the counts do not divide into whole classes, which
-/// means `total` (or a symmetric search) is wrong.
-///
-/// # Panics
-/// If `n` is not in `1..=32`.
-pub fn unique(n: u32, total: u128) -> Result<Unique, Inconsistent> {
-    assert!((1..=MAX_N).contains(&n), "board size {n} is out of range");
+/// [`Error::Inconsistent`] when the counts do not divide into whole
+/// classes, which means `total` (or a symmetric search) is wrong;
+/// [`Error::BoardSize`] when `n` is not in `1..=32`.
+pub fn unique(n: u32, total: u128) -> Result<Unique, Error> {
+    if !(1..=MAX_N).contains(&n) {
+        return Err(Error::board_size(n, "the symmetric searches", 1, MAX_N));
+    }
     let half_turn = count_half_turn_symmetric(n);
     let quarter_turn = count_quarter_turn_symmetric(n);
-    let wrong = Inconsistent {
+    let wrong = Error::Inconsistent {
         n,
         total,
         half_turn,
@@ -289,11 +273,22 @@ mod tests {
         // 2 + 4 do not.
         for (n, total) in [(8, 93), (8, 2), (1, 0)] {
             let wrong = unique(n, total).unwrap_err();
-            assert_eq!((wrong.n, wrong.total), (n, total));
+            assert!(
+                matches!(wrong, Error::Inconsistent { n: m, total: t, .. } if (m, t) == (n, total)),
+                "{wrong:?}"
+            );
         }
         let wrong = unique(8, 93).unwrap_err();
-        assert_eq!((wrong.half_turn, wrong.quarter_turn), (4, 0));
+        assert!(matches!(
+            wrong,
+            Error::Inconsistent {
+                half_turn: 4,
+                quarter_turn: 0,
+                ..
+            }
+        ));
         assert!(wrong.to_string().contains("93"), "{wrong}");
+        assert!(matches!(unique(33, 1), Err(Error::BoardSize { n: 33, .. })));
     }
 
     #[test]

@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use indicatif::ProgressBar;
-use queens::bench::{self, BenchError, Machine, Workload};
+use queens::Error;
+use queens::bench::{self, Machine, Workload};
 use queens::{Engine, known};
 use serde::Serialize;
 
@@ -21,8 +22,24 @@ use super::exit::EXIT_MISMATCH;
 use super::files::Output;
 use super::report::{Column, Form, Human, Report, Table, mismatch};
 
-/// Test-only: every count is off by one, so the benchmark must fail.
+/// Test builds only: every count is off by one, so the benchmark must fail.
+#[cfg(debug_assertions)]
 const WRONG_COUNTS: &str = "QUEENS_TEST_BENCH_WRONG";
+
+/// The benchmark. In test builds (debug assertions on, never the release
+/// binary) [`WRONG_COUNTS`] makes every count wrong.
+fn run_bench(
+    workload: &Workload,
+    threads: &[usize],
+    runs: usize,
+    progress: &dyn bench::Progress,
+) -> Result<bench::Report, Error> {
+    #[cfg(debug_assertions)]
+    if std::env::var_os(WRONG_COUNTS).is_some() {
+        return bench::bench_with_wrong_counts(workload, threads, runs, progress);
+    }
+    bench::bench(workload, threads, runs, progress)
+}
 
 /// The smallest board worth timing: below it a run counts nothing (n = 2
 /// and 3 have no solution, n = 1 one) and the score is 0 or noise.
@@ -167,26 +184,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .map_or_else(|| bench::thread_counts(most), |t| t.0.clone());
     let runs = args.runs as usize;
     let bar = Bar::new(!args.json && io::stderr().is_terminal(), &workload, runs);
-    let run = if std::env::var_os(WRONG_COUNTS).is_some() {
-        bench::bench_with_wrong_counts
-    } else {
-        bench::bench
-    };
-    let report = match run(&workload, &threads, runs, &bar) {
+    let report = match run_bench(&workload, &threads, runs, &bar) {
         Ok(report) => report,
-        Err(BenchError::Mismatch {
-            engine,
-            n,
-            got,
-            want,
-        }) => {
+        Err(Error::Mismatch { by, n, got, want }) => {
             bar.0.finish_and_clear();
             mismatch(&format!(
-                "for n = {n}: the {engine} engine counted {got} but OEIS A000170 says {want}"
+                "for n = {n}: {by} counted {got} but OEIS A000170 says {want}"
             ));
             return Ok(ExitCode::from(EXIT_MISMATCH));
         }
-        Err(BenchError::Unknown(n)) => {
+        Err(Error::Unpublished(n)) => {
             bar.0.finish_and_clear();
             return Err(super::UsageError(format!(
                 "n = {n} has no published total to check a benchmark against: use n <= 27"

@@ -43,8 +43,10 @@ const SYNC_EVERY: Duration = Duration::from_secs(1);
 /// How often a locked journal is tried again while waiting for it.
 const LOCK_POLL: Duration = Duration::from_millis(100);
 
-/// Test-only: the process kills itself with SIGKILL right after writing
-/// this many records, to test resuming without timing races.
+/// Test builds only (debug assertions on, never the release binary): the
+/// process kills itself with SIGKILL right after writing this many
+/// records, to test resuming without timing races.
+#[cfg(debug_assertions)]
 const KILL_AFTER: &str = "QUEENS_TEST_KILL_AFTER";
 
 /// An open, locked journal.
@@ -188,7 +190,10 @@ impl Journal {
         catch_truncation(path);
         let fresh = replay.fresh;
         let Replay { done, .. } = replay;
+        #[cfg(debug_assertions)]
         let kill_after = std::env::var(KILL_AFTER).ok().and_then(|k| k.parse().ok());
+        #[cfg(not(debug_assertions))]
+        let kill_after = None;
         Ok(Opened {
             journal: Self {
                 path: path.to_owned(),

@@ -90,24 +90,19 @@ pub(crate) fn sha256_text(digest: &[u8]) -> String {
     text
 }
 
-/// Not `sha256:` and 64 hex digits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a plan hash is 'sha256:' and 64 hex digits")]
-#[non_exhaustive]
-pub struct BadPlanHash;
-
 impl std::str::FromStr for PlanHash {
-    type Err = BadPlanHash;
+    type Err = Error;
 
-    fn from_str(s: &str) -> Result<Self, BadPlanHash> {
+    fn from_str(s: &str) -> Result<Self, Error> {
+        let bad = || Error::PlanHash(s.to_owned());
         let hex = s
             .strip_prefix("sha256:")
             .filter(|h| h.len() == 64)
-            .ok_or(BadPlanHash)?;
+            .ok_or_else(bad)?;
         let mut bytes = [0; 32];
         for (i, b) in bytes.iter_mut().enumerate() {
-            let pair = hex.get(2 * i..2 * i + 2).ok_or(BadPlanHash)?;
-            *b = u8::from_str_radix(pair, 16).map_err(|_| BadPlanHash)?;
+            let pair = hex.get(2 * i..2 * i + 2).ok_or_else(bad)?;
+            *b = u8::from_str_radix(pair, 16).map_err(|_| bad())?;
         }
         Ok(Self(bytes))
     }
