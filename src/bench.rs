@@ -137,12 +137,12 @@ impl Progress for () {}
 /// let report = bench(&Workload::custom(10, None), &[1, 2], 1, &())?;
 /// assert_eq!(report.solutions, 724);
 /// assert_eq!(report.rows.len(), 2);
-/// # Ok::<(), queens::bench::Error>(())
+/// # Ok::<(), queens::Error>(())
 /// ```
 ///
 /// # Errors
-/// [`Error::Mismatch`] on a wrong count; [`the engines' errors`] when a
-/// count cannot start (bad n or thread count); [`Error::Unknown`] for
+/// [`Error::Mismatch`] on a wrong count; the engines' errors when a
+/// count cannot start (bad n or thread count); [`Error::Unpublished`] for
 /// an n without a published total.
 pub fn bench(
     workload: &Workload,

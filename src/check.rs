@@ -25,6 +25,7 @@ pub struct Queen {
 
 /// A line two queens can share.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Line {
     /// The same row.
     Row,
@@ -58,6 +59,7 @@ impl Line {
 /// Two queens that attack each other: `first` comes before `second` in
 /// reading order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Conflict {
     /// The earlier queen.
     pub first: Queen,
@@ -128,7 +130,7 @@ impl Bits {
 /// When a queen lies off the `n`-board.
 ///
 /// ```
-/// use queens::check::{Line, Queen, first_conflict};
+/// use queens::{Line, Queen, first_conflict};
 ///
 /// let board = |cols: &[u32]| cols.iter().zip(0..).map(|(&col, row)| Queen { row, col }).collect::<Vec<_>>();
 /// assert_eq!(first_conflict(4, board(&[1, 3, 0, 2])), None);

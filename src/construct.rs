@@ -28,15 +28,17 @@
 //! [`crate::check`]. This module only constructs; it never searches or
 //! verifies.
 
+use crate::Error;
+
 /// The columns of one solution of the `n`-queens puzzle, row by row,
 /// 0-based, computed as they are asked for.
 ///
 /// ```
-/// use queens::construct::Construction;
+/// use queens::Construction;
 ///
 /// let eight: Vec<u32> = Construction::new(8).unwrap().collect();
 /// assert_eq!(eight, [1, 3, 5, 7, 2, 0, 6, 4]);
-/// assert!(Construction::new(3).is_none());
+/// assert!(Construction::new(3).is_err());
 /// ```
 #[derive(Clone, Debug)]
 pub struct Construction {
@@ -45,11 +47,17 @@ pub struct Construction {
 }
 
 impl Construction {
-    /// The construction for `n`, or `None` for the sizes that have no
-    /// solution: 0, 2 and 3.
-    #[must_use]
-    pub fn new(n: u32) -> Option<Self> {
-        matches!(n, 1 | 4..).then_some(Self { n, next_row: 0 })
+    /// The construction for `n`.
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`] for n = 0, [`Error::NoSolution`] for 2 and 3,
+    /// the sizes that have no solution to construct.
+    pub fn new(n: u32) -> Result<Self, Error> {
+        match n {
+            0 => Err(Error::board_size(0, "the construction", 1, u32::MAX)),
+            2 | 3 => Err(Error::NoSolution(n)),
+            _ => Ok(Self { n, next_row: 0 }),
+        }
     }
 
     /// The board size.
@@ -147,7 +155,7 @@ mod tests {
     #[test]
     fn no_construction_where_there_is_no_solution() {
         for n in [0, 2, 3] {
-            assert!(Construction::new(n).is_none(), "n = {n}");
+            assert!(Construction::new(n).is_err(), "n = {n}");
         }
     }
 

@@ -101,11 +101,17 @@ pub enum Error {
          have: count again (the GPU now runs the mirror engine's plan, with --gpu)"
     )]
     OldGpuEngine,
+    /// A board size without a solution (2 and 3), where one was asked for.
+    #[error("n = {0} has no solution: every board size but 2 and 3 has one")]
+    NoSolution(u32),
     /// An algorithm name that is not a step of the ladder.
     #[error(
         "unknown algorithm '{0}': expected cells, attack-counts, scan, flags, bitmask or parallel"
     )]
     UnknownAlgorithm(String),
+    /// A name that is not one of the board formats.
+    #[error("unknown format '{0}': expected board, spaced, leetcode, columns or jsonl")]
+    UnknownFormat(String),
     /// Not `sha256:` and 64 hex digits.
     #[error("'{0}' is not a plan hash: a plan hash is 'sha256:' and 64 hex digits")]
     PlanHash(String),

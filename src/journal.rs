@@ -41,6 +41,7 @@ const OLD_MAGICS: [&str; 1] = ["QJ1"];
 
 /// What the header of a journal says about its plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Header {
     fields: Vec<(&'static str, String)>,
     /// The plan's hash, which every record's checksum covers.
@@ -288,6 +289,7 @@ impl Header {
 
 /// A journal read back.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Replay {
     /// Every unit the journal holds, once, in id order, with its count.
     pub done: Vec<(u32, u128)>,

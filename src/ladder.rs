@@ -28,6 +28,7 @@ use crate::kernel::MAX_N;
 /// One step of the ladder.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[non_exhaustive]
 pub enum Algorithm {
     /// Every subset of squares, tested at the end.
     Cells,
@@ -130,7 +131,7 @@ impl FromStr for Algorithm {
 ///
 /// ```
 /// use queens::Config;
-/// use queens::ladder::{Algorithm, count_with};
+/// use queens::{Algorithm, count_with};
 ///
 /// for algorithm in Algorithm::ALL {
 ///     assert_eq!(count_with(algorithm, 5, &Config::default())?, 10);
@@ -143,7 +144,12 @@ impl FromStr for Algorithm {
 /// when the engines refuse `config`.
 pub fn count_with(algorithm: Algorithm, n: u32, config: &Config) -> Result<u128, Error> {
     if !(1..=algorithm.max_n()).contains(&n) {
-        return Err(Error::board_size(n, algorithm.described(), 1, algorithm.max_n()));
+        return Err(Error::board_size(
+            n,
+            algorithm.described(),
+            1,
+            algorithm.max_n(),
+        ));
     }
     let size = n as usize;
     Ok(match algorithm {

@@ -37,56 +37,63 @@
 //! ```
 //!
 //! To see the boards rather than count them, [`Solutions`] streams every
-//! solution in lexicographic order, [`format`](mod@format) writes boards in
-//! five text formats and reads them back, [`construct`] builds one solution
-//! for any n by formula, and [`check`] verifies them in O(n). The
-//! [`ladder`] counts with each classic algorithm, from brute force to the
-//! bitmask engine.
+//! solution in lexicographic order, [`BoardWriter`] writes boards in the
+//! five text [`Format`]s and [`Boards`] reads them back, [`Construction`]
+//! builds one solution for any n by formula, and [`first_conflict`]
+//! verifies them in O(n). [`count_with`] counts with each classic
+//! [`Algorithm`], from brute force to the bitmask engine.
 //!
 //! ```
-//! use queens::{Solutions, check, construct::Construction};
+//! use queens::{Construction, Solutions, first_conflict_in_columns};
 //!
 //! let first: Vec<u32> = Solutions::new(8)?.next().unwrap();
 //! assert_eq!(first, [0, 4, 7, 5, 2, 6, 1, 3]);
-//! let big: Vec<u32> = Construction::new(1_000_000).unwrap().collect();
-//! assert_eq!(check::first_conflict_in_columns(&big), None);
-//! assert_eq!(queens::solve_n_queens(4)[0], [".Q..", "...Q", "Q...", "..Q."]);
+//! let big: Vec<u32> = Construction::new(1_000_000)?.collect();
+//! assert_eq!(first_conflict_in_columns(&big), None);
+//! assert_eq!(queens::solve_n_queens(4)?[0], [".Q..", "...Q", "Q...", "..Q."]);
 //! # Ok::<(), queens::Error>(())
 //! ```
 //!
 //! The library never prints, exits or chooses an allocator: that is the
 //! `queens` binary's job.
 
+// The modules are private and their public items re-exported here, one
+// path each; four stay public as namespaces for families whose names
+// would clash or mislead at the root: the OEIS tables (`known`), the
+// benchmark (`bench`), and the two file formats (`journal`, `shard`).
 pub mod bench;
-pub mod check;
-pub mod construct;
-pub mod count;
+mod check;
+mod construct;
+mod count;
+mod cpu;
 mod error;
-pub mod format;
+mod format;
 mod job;
 pub mod journal;
-pub mod known;
-pub mod ladder;
-pub mod shard;
-pub mod solutions;
-pub mod symmetry;
-pub mod unique;
-
-mod cpu;
 mod kernel;
+pub mod known;
+mod ladder;
+pub mod shard;
+mod solutions;
+mod symmetry;
+mod unique;
 
+pub use check::{Conflict, Line, Queen, first_conflict, first_conflict_in_columns};
 pub use construct::Construction;
 pub use count::{
     Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, GpuOptions, MAX_SPLIT_DEPTH,
-    Observer, Options, Plan, PlanHash, Simd, UnitDone, count, find_gpu, thread_pool,
+    Observer, Options, Plan, PlanHash, Simd, Unit, UnitDone, count, find_gpu, thread_pool,
 };
 pub use error::{Bytes, Error, MAX_THREADS};
-pub use format::{BoardWriter, Format};
+pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
 pub use job::{CountJob, sample_units};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
-pub use solutions::{Solutions, solve_n_queens, total_n_queens};
-pub use unique::{Classes, Unique, unique};
+pub use solutions::{Solutions, solve_n_queens};
+pub use symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};
+pub use unique::{
+    Classes, Unique, count_half_turn_symmetric, count_quarter_turn_symmetric, unique,
+};
 
 /// Internals that are public only so that the integration tests and
 /// benchmarks can pin them against slow references. Not part of the API:

@@ -128,6 +128,7 @@ impl Assignment {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
+#[non_exhaustive]
 pub struct ShardFile {
     /// Always [`FORMAT`].
     pub format: String,

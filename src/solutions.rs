@@ -11,11 +11,10 @@
 //!
 //! This module only enumerates. It never counts in bulk (that is the
 //! engines' job, far faster) and never formats (that is [`crate::format`]'s).
-//! [`solve_n_queens`] and [`total_n_queens`] give LeetCode 51 and 52 their
+//! [`solve_n_queens`] gives LeetCode 51 its
 //! familiar shapes for programs that embed the library.
 
 use crate::Error;
-use crate::count::{Counter, Engine};
 use crate::format::{Format, Renderer};
 use crate::kernel::{MAX_N, Masks, full_mask, lowest_bit};
 use crate::symmetry::is_canonical;
@@ -219,16 +218,16 @@ impl Iterator for Solutions {
 /// and `.`, in lexicographic order of the columns.
 ///
 /// ```
-/// let boards = queens::solve_n_queens(4);
+/// let boards = queens::solve_n_queens(4)?;
 /// assert_eq!(boards, [[".Q..", "...Q", "Q...", "..Q."], ["..Q.", "Q...", "...Q", ".Q.."]]);
+/// # Ok::<(), queens::Error>(())
 /// ```
 ///
-/// # Panics
-/// Unless `1 <= n <= 32` (and, in practice, n is small: n = 14 already
-/// makes 365,596 boards).
-#[must_use]
-pub fn solve_n_queens(n: u32) -> Vec<Vec<String>> {
-    let mut walk = Solutions::new(n).expect("solve_n_queens takes n from 1 to 32");
+/// # Errors
+/// [`Error::BoardSize`] unless `1 <= n <= 32` (in practice n is small:
+/// n = 14 already makes 365,596 boards).
+pub fn solve_n_queens(n: u32) -> Result<Vec<Vec<String>>, Error> {
+    let mut walk = Solutions::new(n)?;
     let mut renderer = Renderer::new(Format::Board);
     let mut boards = Vec::new();
     let mut text = Vec::new();
@@ -244,27 +243,7 @@ pub fn solve_n_queens(n: u32) -> Vec<Vec<String>> {
             .collect();
         boards.push(rows);
     }
-    boards
-}
-
-/// LeetCode 52 "N-Queens II": the number of solutions, by the serial
-/// bitmask engine.
-///
-/// ```
-/// assert_eq!(queens::total_n_queens(8), 92);
-/// ```
-///
-/// # Panics
-/// Unless `1 <= n <= 32`, or when the count does not fit a `u64` (n >= 29,
-/// which would take centuries anyway).
-#[must_use]
-pub fn total_n_queens(n: u32) -> u64 {
-    let count = Counter::new(n)
-        .engine(Engine::Mirror)
-        .threads(1)
-        .run()
-        .expect("total_n_queens takes n from 1 to 32");
-    u64::try_from(count.solutions).expect("the count fits in a u64")
+    Ok(boards)
 }
 
 #[cfg(test)]
@@ -342,9 +321,16 @@ mod tests {
 
     #[test]
     fn leetcode_helpers() {
-        assert_eq!(solve_n_queens(1), [["Q"]]);
-        assert!(solve_n_queens(3).is_empty());
-        assert_eq!(solve_n_queens(6).len(), 4);
-        assert_eq!(total_n_queens(10), 724);
+        assert_eq!(solve_n_queens(1).unwrap(), [["Q"]]);
+        assert!(solve_n_queens(3).unwrap().is_empty());
+        assert_eq!(solve_n_queens(6).unwrap().len(), 4);
+        assert!(matches!(
+            solve_n_queens(0),
+            Err(Error::BoardSize { n: 0, .. })
+        ));
+        assert!(matches!(
+            solve_n_queens(33),
+            Err(Error::BoardSize { n: 33, .. })
+        ));
     }
 }

@@ -15,6 +15,7 @@ use std::fmt;
 
 /// One of the eight symmetries of the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub struct Transform {
     /// Clockwise quarter turns applied after the mirror, `0..4`.
     quarter_turns: u8,

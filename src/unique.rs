@@ -29,6 +29,7 @@ use crate::kernel::{MAX_N, full_mask, lowest_bit};
 /// How many symmetry classes there are of each size.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
 pub struct Classes {
     /// Classes of 8 boards: no symmetry but the identity.
     pub none: u128,
@@ -49,6 +50,7 @@ impl Classes {
 
 /// The symmetric counts for one board size, and what follows from them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Unique {
     /// Solutions in all (the input).
     pub total: u128,

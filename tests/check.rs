@@ -4,9 +4,9 @@
 //! error.
 
 use proptest::prelude::*;
-use queens::check::{Line, Queen, first_conflict, first_conflict_in_columns};
-use queens::format::{Boards, ReadError};
 use queens::{BoardWriter, Format, Solutions};
+use queens::{Boards, ReadError};
+use queens::{Line, Queen, first_conflict, first_conflict_in_columns};
 
 /// The first queen in row order attacked by an earlier one, by comparing
 /// every pair: obviously right, O(n^2).
@@ -22,7 +22,7 @@ fn naive_first_attacked(cols: &[u32]) -> Option<(usize, usize)> {
 }
 
 /// Reads everything, checking that it ends and that an error ends it.
-fn read_all(input: &[u8]) -> Vec<Result<queens::format::read::Checked, String>> {
+fn read_all(input: &[u8]) -> Vec<Result<queens::Checked, String>> {
     let results: Vec<_> = Boards::new(input)
         .take(input.len() + 2)
         .map(|r| r.map_err(|e| e.to_string()))

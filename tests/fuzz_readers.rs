@@ -13,8 +13,8 @@
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use queens::format::{Boards, Checked};
 use queens::journal::{Header, Refusal, Replay};
+use queens::{Boards, Checked};
 
 use crate::common::crc32;
 use queens::shard::{self, Assignment, ShardFile};

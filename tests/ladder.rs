@@ -11,6 +11,7 @@ fn tested_up_to(algorithm: Algorithm) -> u32 {
         Algorithm::AttackCounts | Algorithm::Scan => 11,
         Algorithm::Flags => 12,
         Algorithm::Bitmask | Algorithm::Parallel => 13,
+        other => panic!("a new algorithm, {other}: say how far it is tested"),
     }
 }
 

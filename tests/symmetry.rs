@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use crate::common::parallel;
 use common::reference_solutions;
 use proptest::prelude::*;
-use queens::symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};
-use queens::unique::{count_half_turn_symmetric, count_quarter_turn_symmetric};
 use queens::{Config, known, unique};
+use queens::{Transform, canonical, is_canonical, orbit, stabiliser};
+use queens::{count_half_turn_symmetric, count_quarter_turn_symmetric};
 
 fn solutions(n: usize) -> Vec<Vec<u32>> {
     reference_solutions(n)

@@ -6,7 +6,7 @@
 //! the boards before it have been reported). An input without boards, as
 //! `list` writes for n = 2 or 3 (nothing, or `[]`), is 0 boards checked:
 //! exit 0, with a line on stderr. The reading and checking are
-//! [`queens::format::read`]'s and [`queens::check`]'s; this file only opens
+//! [`queens::read`]'s and [`queens::check`]'s; this file only opens
 //! the input and talks.
 
 use std::fs::File;
@@ -14,7 +14,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use queens::format::{Boards, ReadError};
+use queens::{Boards, ReadError};
 
 /// Bytes read from the input at a time.
 const INPUT_BUFFER: usize = 1 << 16;

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use queens::MAX_N;
-use queens::format::Renderer;
+use queens::Renderer;
 use queens::{Format, Solutions};
 
 /// Bytes of rendered boards per message from a worker to the writer.

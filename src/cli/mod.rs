@@ -171,7 +171,7 @@ fn missing_size(subcommand: &str) -> String {
                  16 --engine mirror')"
             );
         }
-        "one" => queens::format::read::MAX_N,
+        "one" => queens::MAX_READ_N,
         _ => queens::MAX_N,
     };
     format!("missing board size N, from 1 to {max} (for example 'queens {subcommand} 8')")

@@ -8,7 +8,7 @@
 
 use std::process::ExitCode;
 
-use queens::format::read;
+use queens::MAX_READ_N;
 use queens::{BoardWriter, Construction, Format};
 
 /// The largest board drawn square by square (a million characters).
@@ -18,7 +18,7 @@ pub const MAX_DRAWN: u32 = 1000;
 pub struct OneArgs {
     /// Board size N (1 to 1,000,000,000; 2 and 3 have no solution).
     #[arg(value_name = "N", allow_negative_numbers = true,
-          value_parser = |s: &str| super::args::parse_board_size(s, read::MAX_N))]
+          value_parser = |s: &str| super::args::parse_board_size(s, MAX_READ_N))]
     n: u32,
 
     /// How to write the board (board, spaced and leetcode up to n = 1000).
@@ -35,7 +35,7 @@ pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(super::EXIT_USAGE));
     }
-    let Some(board) = Construction::new(n) else {
+    let Ok(board) = Construction::new(n) else {
         eprintln!(
             "queens: there is no solution for n = {n}: {n} queens cannot be placed on a {n} x {n} \
              board without two attacking each other"

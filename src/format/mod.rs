@@ -21,18 +21,19 @@
 //! boards. It never decides which boards to write, and never checks whether
 //! a board is a solution: that is [`crate::check`]'s job.
 
-pub mod read;
-pub mod write;
+mod read;
+mod write;
 
 use std::fmt;
 use std::str::FromStr;
 
-pub use read::{Boards, Checked, ReadError};
+pub use read::{Boards, Checked, MAX_READ_N, ReadError};
 pub use write::{BoardWriter, Renderer};
 
 /// A text format for boards.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[non_exhaustive]
 pub enum Format {
     /// One row per line, `Q` for a queen and `.` for an empty square; a
     /// blank line between boards.
@@ -118,19 +119,14 @@ impl fmt::Display for Format {
     }
 }
 
-/// A name that is not one of the formats.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format '{0}': expected board, spaced, leetcode, columns or jsonl")]
-pub struct UnknownFormat(pub String);
-
 impl FromStr for Format {
-    type Err = UnknownFormat;
+    type Err = crate::Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::ALL
             .into_iter()
             .find(|f| f.name() == s)
-            .ok_or_else(|| UnknownFormat(s.to_owned()))
+            .ok_or_else(|| crate::Error::UnknownFormat(s.to_owned()))
     }
 }
 

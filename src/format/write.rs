@@ -120,7 +120,7 @@ impl Renderer {
 /// Writes a stream of boards in one format, separators and all.
 ///
 /// ```
-/// use queens::format::{BoardWriter, Format};
+/// use queens::{BoardWriter, Format};
 ///
 /// let mut out = BoardWriter::new(Vec::new(), Format::Leetcode);
 /// out.write(4, [1, 3, 0, 2])?;

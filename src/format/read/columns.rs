@@ -9,7 +9,7 @@
 use std::io::BufRead;
 
 use super::input::{Input, describe};
-use super::{Checked, MAX_N, ReadError};
+use super::{Checked, MAX_READ_N, ReadError};
 use crate::check::{Bits, Conflict, Queen, first_conflict};
 
 /// One line of 1-based column numbers.
@@ -32,7 +32,7 @@ pub(super) fn read_columns<R: BufRead>(
                 break;
             }
             Some(b'0'..=b'9') => {
-                let col = input.number(u64::from(MAX_N), "column number")?;
+                let col = input.number(u64::from(MAX_READ_N), "column number")?;
                 input.expect_separator("a column number", |b| {
                     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
                 })?;
@@ -90,8 +90,8 @@ pub(super) struct Columns {
 
 impl Columns {
     pub(super) fn push<R>(&mut self, input: &Input<R>, col: u32) -> Result<(), ReadError> {
-        if self.count == MAX_N {
-            return Err(input.malformed(format!("more than {MAX_N} columns in one board")));
+        if self.count == MAX_READ_N {
+            return Err(input.malformed(format!("more than {MAX_READ_N} columns in one board")));
         }
         self.count += 1;
         self.max = self.max.max(Some(col));

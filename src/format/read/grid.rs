@@ -9,7 +9,7 @@
 use std::io::BufRead;
 
 use super::input::{Input, counted, describe};
-use super::{Checked, MAX_N, ReadError};
+use super::{Checked, MAX_READ_N, ReadError};
 use crate::check::{Queen, first_conflict};
 
 /// A board of rows of `Q` and `.`, ended by its `n`-th row; blank lines
@@ -96,7 +96,7 @@ impl Grid {
         quoting: Quoting,
     ) -> Result<(), ReadError> {
         let row = self.rows;
-        let limit = self.n.unwrap_or(MAX_N);
+        let limit = self.n.unwrap_or(MAX_READ_N);
         let mut cells: u32 = 0;
         let mut in_row: u8 = 0;
         loop {
@@ -118,7 +118,7 @@ impl Grid {
                                  (line {}) has {n}",
                                 self.index, self.first_line
                             ),
-                            None => format!("a row of more than {MAX_N} squares"),
+                            None => format!("a row of more than {MAX_READ_N} squares"),
                         }));
                     }
                     if cell == b'Q' {

@@ -12,7 +12,7 @@ use std::io::BufRead;
 use super::columns::Columns;
 use super::grid::{Grid, Quoting};
 use super::input::{Input, counted, describe, describe_opt};
-use super::{Checked, MAX_N, ReadError};
+use super::{Checked, MAX_READ_N, ReadError};
 
 /// One board of LeetCode's `[["..Q.", ...], ...]`; the outer array is
 /// opened on the first call (which sets `array_open`) and closed after
@@ -100,7 +100,7 @@ pub(super) fn read_jsonl<R: BufRead>(
         input.skip_whitespace(false)?;
         match key {
             Key::N if n.is_none() => {
-                let value = input.number(u64::from(MAX_N), "n")?;
+                let value = input.number(u64::from(MAX_READ_N), "n")?;
                 if value == 0 {
                     return Err(input.malformed("n is 0: a board has at least one row".into()));
                 }
@@ -168,7 +168,7 @@ fn read_json_columns<R: BufRead>(
         input.next()?;
         return Ok(cols);
     }
-    let limit = n.map_or(MAX_N, |n| n - 1);
+    let limit = n.map_or(MAX_READ_N, |n| n - 1);
     loop {
         input.skip_whitespace(false)?;
         let col = input.number(u64::from(limit), "column")?;

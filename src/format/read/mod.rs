@@ -30,10 +30,11 @@ use crate::check::Conflict;
 
 /// The largest board [`Boards`] accepts: a billion rows (a few gigabytes of
 /// bits to check it).
-pub const MAX_N: u32 = 1_000_000_000;
+pub const MAX_READ_N: u32 = 1_000_000_000;
 
 /// One board read and checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Checked {
     /// Its position in the input, from 1.
     pub index: u64,
@@ -47,6 +48,7 @@ pub struct Checked {
 
 /// Why boards could not be read.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The input could not be read.
     #[error("cannot read the input: {0}")]
@@ -70,7 +72,7 @@ pub enum ReadError {
 /// [`Checked`] that ends after the first [`ReadError`].
 ///
 /// ```
-/// use queens::format::Boards;
+/// use queens::Boards;
 ///
 /// let input = "2 4 1 3\n1 2 3 4\n";
 /// let results: Vec<_> = Boards::new(input.as_bytes()).map(Result::unwrap).collect();
