@@ -103,3 +103,8 @@ pub mod internals {
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};
 }
+
+/// The user guide's library page, whose examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/library.md")]
+struct LibraryGuide;
