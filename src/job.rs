@@ -54,16 +54,7 @@ impl CountJob {
     /// [`Error::Unit`] for an id the plan does not have,
     /// [`Error::DuplicateUnit`] for an id given twice.
     pub fn units(plan: &Plan, ids: &[u32]) -> Result<Self, Error> {
-        let mut seen = vec![false; plan.len()];
-        for &id in ids {
-            let slot = seen.get_mut(id as usize).ok_or(Error::Unit {
-                id,
-                units: plan.len(),
-            })?;
-            if std::mem::replace(slot, true) {
-                return Err(Error::DuplicateUnit(id));
-            }
-        }
+        crate::count::check_ids(plan, ids)?;
         Ok(Self {
             plan_units: plan.len(),
             target: ids.to_vec(),

@@ -328,7 +328,7 @@ fn refuse_gpu(plan: &Plan) -> Result<(), Error> {
 }
 
 /// Every id in the plan, none twice.
-fn check_ids(plan: &Plan, ids: &[u32]) -> Result<(), Error> {
+pub(crate) fn check_ids(plan: &Plan, ids: &[u32]) -> Result<(), Error> {
     let mut seen = vec![false; plan.len()];
     for &id in ids {
         let slot = seen.get_mut(id as usize).ok_or(Error::Unit {
