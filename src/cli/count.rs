@@ -230,39 +230,11 @@ impl<'a> Request<'a> {
     /// Checks what clap cannot: refusals are one line and exit 2.
     fn resolve(args: &'a CountArgs) -> anyhow::Result<Self> {
         let Sizes { first, last } = args.sizes;
-        if let Some(refusal) = args
-            .algorithm
-            .and_then(|a| refuse_size(a, last, args.force))
-        {
-            return Err(UsageError(refusal).into());
-        }
-        for (given, flag) in [
-            (args.units.is_some(), "--units counts units"),
-            (args.checkpoint.is_some(), "--checkpoint keeps the units"),
-            (args.shard.is_some(), "--shard counts a share"),
-        ] {
-            if given && first != last {
-                return Err(UsageError(format!(
-                    "{flag} of one plan: give one board size, not {first}..{last}"
-                ))
-                .into());
-            }
-        }
-        if let Some(engine) = args.engine
-            && let Some(refusal) = [first, last]
-                .into_iter()
-                .find_map(|n| refuse_engine(engine, n))
-        {
-            return Err(UsageError(refusal).into());
-        }
-        if let Some(refusal) = args.refuse_split_depth() {
+        if let Some(refusal) = args.refusal() {
             return Err(UsageError(refusal).into());
         }
         let threads = super::args::threads(args.threads)?;
         if args.gpu {
-            if let Some(refusal) = super::options::refuse_gpu(args.engine, first) {
-                return Err(UsageError(refusal).into());
-            }
             let name = queens::find_gpu().map_err(|why| UsageError(why.to_string()))?;
             if !args.quiet && !args.json {
                 eprintln!("queens: counting on {name}");
@@ -805,6 +777,43 @@ fn already_done(file: &ShardFile, path: &Path, request: &Request<'_>) -> anyhow:
 }
 
 impl CountArgs {
+    /// Why these arguments cannot count, in one line, where clap cannot
+    /// tell: a size too big for a slow algorithm, a one-plan option with a
+    /// range, an engine or `--gpu` that does not cover a size, a split the
+    /// method would ignore.
+    fn refusal(&self) -> Option<String> {
+        let Sizes { first, last } = self.sizes;
+        if let Some(refusal) = self
+            .algorithm
+            .and_then(|a| refuse_size(a, last, self.force))
+        {
+            return Some(refusal);
+        }
+        for (given, flag) in [
+            (self.units.is_some(), "--units counts units"),
+            (self.checkpoint.is_some(), "--checkpoint keeps the units"),
+            (self.shard.is_some(), "--shard counts a share"),
+        ] {
+            if given && first != last {
+                return Some(format!(
+                    "{flag} of one plan: give one board size, not {first}..{last}"
+                ));
+            }
+        }
+        if let Some(refusal) = self
+            .engine
+            .and_then(|e| [first, last].into_iter().find_map(|n| refuse_engine(e, n)))
+        {
+            return Some(refusal);
+        }
+        if self.gpu
+            && let Some(refusal) = super::options::refuse_gpu(self.engine, first)
+        {
+            return Some(refusal);
+        }
+        self.refuse_split_depth()
+    }
+
     /// The method for `n`: the `--algorithm` if one is named, else the
     /// `--engine`, else the faster engine for `n`.
     fn method(&self, n: u32) -> Method {
