@@ -16,7 +16,7 @@
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use crate::{Config, Counter, Engine, Error, Options, Plan, known};
+use crate::{Config, Counter, Engine, Error, Executor, Options, Plan, known};
 
 /// A named set of counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,9 @@ pub struct Workload {
     pub counts: Vec<(Engine, u32)>,
     /// How the counts may use the hardware (see [`Options`]).
     pub options: Options,
+    /// Where the units run: the CPU, or the GPU (the mirror engine's
+    /// plans only).
+    pub executor: Executor,
 }
 
 impl Workload {
@@ -38,6 +41,7 @@ impl Workload {
             name: "v1",
             counts: vec![(Engine::Join, 17), (Engine::Mirror, 16)],
             options: Options::default(),
+            executor: Executor::Cpu,
         }
     }
 
@@ -48,6 +52,7 @@ impl Workload {
             name: "custom",
             counts: vec![(engine.unwrap_or_else(|| Engine::best_for(n)), n)],
             options: Options::default(),
+            executor: Executor::Cpu,
         }
     }
 
@@ -55,6 +60,12 @@ impl Workload {
     #[must_use]
     pub fn with_options(self, options: Options) -> Self {
         Self { options, ..self }
+    }
+
+    /// This workload counting on `executor`.
+    #[must_use]
+    pub fn with_executor(self, executor: Executor) -> Self {
+        Self { executor, ..self }
     }
 
     /// The workload in words: `join n = 17, mirror n = 16`.
@@ -65,7 +76,10 @@ impl Workload {
             .iter()
             .map(|(engine, n)| format!("{engine} n = {n}"))
             .collect();
-        parts.join(", ")
+        match self.executor {
+            Executor::Gpu => format!("{} on the GPU", parts.join(", ")),
+            _ => parts.join(", "),
+        }
     }
 }
 
@@ -198,7 +212,10 @@ fn run(
             progress.step(t, run, runs);
             let started = Instant::now();
             for plan in &plans {
-                let count = Counter::new(plan.n()).pool(&pool).run_plan(plan)?;
+                let count = (Counter::new(plan.n()).engine(plan.engine()))
+                    .executor(workload.executor)
+                    .pool(&pool)
+                    .run_plan(plan)?;
                 let got = count.solutions + u128::from(tamper);
                 let want = known::total(plan.n()).unwrap_or_default();
                 if got != want {

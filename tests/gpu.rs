@@ -154,12 +154,32 @@ fn the_old_gpu_engine_is_refused_with_one_line() {
 #[test]
 fn the_cli_counts_on_a_gpu_or_refuses_a_missing_one_with_exit_2_and_one_line() {
     use crate::common::cli::{one_error_line, queens};
+    let bench = [
+        "bench",
+        "12",
+        "--gpu",
+        "--runs",
+        "1",
+        "--threads",
+        "1",
+        "--json",
+    ];
     if find_gpu().is_ok() {
         let out = queens(&["count", "12", "--gpu", "-q"]).success();
         let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
         assert_eq!(stdout.trim(), known::total(12).unwrap().to_string());
+        let out = queens(&bench).success();
+        let record: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+        assert_eq!(record["workload"]["solutions"], 14_200, "{record}");
         return;
     }
     let line = one_error_line(queens(&["count", "12", "--gpu"]), 2, &[]);
     assert!(line.contains("GPU") || line.contains("NVIDIA"), "{line}");
+    let line = one_error_line(queens(&bench), 2, &[]);
+    assert!(line.contains("GPU") || line.contains("NVIDIA"), "{line}");
+    one_error_line(
+        queens(&["bench", "12", "--gpu", "--engine", "join"]),
+        2,
+        &["--gpu runs the mirror engine's plans only"],
+    );
 }

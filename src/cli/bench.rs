@@ -14,7 +14,7 @@ use anyhow::Context;
 use indicatif::ProgressBar;
 use queens::Error;
 use queens::bench::{self, Machine, Workload};
-use queens::{Engine, known};
+use queens::{Engine, Executor, known};
 use serde::Serialize;
 
 use super::args::refuse_engine;
@@ -58,6 +58,12 @@ pub struct BenchArgs {
     /// The engine for N [default: the faster for N].
     #[arg(long, value_parser = super::options::EngineParser, requires = "n")]
     engine: Option<Engine>,
+
+    /// Count N on the NVIDIA GPU (a build with `--features gpu`): the
+    /// mirror engine's plan; --threads then sets the CPU threads that cut
+    /// the tasks.
+    #[arg(long, requires = "n")]
+    gpu: bool,
 
     /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
     /// every logical CPU, or to RAYON_NUM_THREADS].
@@ -165,9 +171,16 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     {
         return Err(super::UsageError(refusal).into());
     }
-    let workload = match args.n {
-        Some(n) => Workload::custom(n, args.engine),
-        None => Workload::v1(),
+    if let (true, Some(n)) = (args.gpu, args.n) {
+        if let Some(refusal) = super::options::refuse_gpu(args.engine, n) {
+            return Err(super::UsageError(refusal).into());
+        }
+        queens::find_gpu().map_err(|why| super::UsageError(why.to_string()))?;
+    }
+    let workload = match (args.n, args.gpu) {
+        (Some(n), true) => Workload::custom(n, Some(Engine::Mirror)).with_executor(Executor::Gpu),
+        (Some(n), false) => Workload::custom(n, args.engine),
+        (None, _) => Workload::v1(),
     }
     .with_options(super::options::from_env()?);
     // Checked before the benchmark runs, and again when it is written.
