@@ -147,6 +147,7 @@ fn an_engine_that_does_not_cover_n_is_refused_as_count_refuses_it() {
 
 #[test]
 fn a_wrong_count_fails_the_bench_with_exit_3() {
+    crate::common::needs_test_hooks();
     let assert = assert_cmd::Command::new(env!("CARGO_BIN_EXE_queens"))
         .args(["bench", "10", "--threads", "1", "--runs", "1"])
         .env("QUEENS_TEST_BENCH_WRONG", "1")

@@ -28,6 +28,7 @@ fn run(args: &[&str]) -> Output {
 
 /// Runs a count that kills itself with SIGKILL after `records` records.
 fn killed_after(records: usize, args: &[&str]) {
+    crate::common::needs_test_hooks();
     let out = queens(args)
         .env("QUEENS_TEST_KILL_AFTER", records.to_string())
         .output()

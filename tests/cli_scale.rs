@@ -110,6 +110,7 @@ fn an_old_format_journal_is_refused_by_name() {
 
 #[test]
 fn a_journal_sets_room_aside_only_for_the_units_it_will_count() {
+    crate::common::needs_test_hooks();
     // A shard of 1/64 at n = 16 left a 388 KB journal for about 101 units.
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j");
@@ -326,6 +327,7 @@ fn verify_journal_recounts_its_records_and_catches_a_forged_one() {
 
 #[test]
 fn a_resumed_shard_lists_its_journal_units_and_verify_samples_them_first() {
+    crate::common::needs_test_hooks();
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("P");
     let args = [

@@ -184,6 +184,7 @@ fn shard_indices_come_from_the_scheduler_and_are_checked() {
 
 #[test]
 fn a_killed_shard_resumes_and_a_finished_one_is_not_counted_again() {
+    crate::common::needs_test_hooks();
     let dir = TempDir::new().unwrap();
     let out_dir = dir.path().to_str().unwrap();
     let args = [

@@ -156,3 +156,14 @@ pub fn count_unit(plan: &queens::Plan, id: u32) -> Result<u128, queens::Error> {
         .run_plan(plan)
         .map(|count| count.solutions)
 }
+
+/// Says why a test that uses a test hook (`QUEENS_TEST_KILL_AFTER`,
+/// `QUEENS_TEST_BENCH_WRONG`) cannot run, when it cannot: the hooks exist
+/// only in builds with debug assertions, never in a release binary.
+pub fn needs_test_hooks() {
+    #[cfg(not(debug_assertions))]
+    panic!(
+        "this test uses a test hook, which only builds with debug assertions have: run \
+         `cargo test`, not `cargo test --release`"
+    );
+}
