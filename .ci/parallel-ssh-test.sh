@@ -15,6 +15,7 @@
 # (it installs openssh-server, rsync and parallel; not part of .ci/run):
 #   sudo QUEENS=target/release/queens .ci/parallel-ssh-test.sh
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
 cd "$(dirname "$0")/.."
 
 [[ $EUID -eq 0 ]] || { echo "run as root (it installs packages and starts sshd)" >&2; exit 1; }
@@ -25,13 +26,7 @@ need=()
 command -v rsync >/dev/null || need+=(rsync)
 command -v parallel >/dev/null || need+=(parallel)
 if ((${#need[@]})); then
-  # policy-rc.d exit 101: the packages must not start their own daemons.
-  made_policy=0
-  [[ -e /usr/sbin/policy-rc.d ]] || { printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-    chmod +x /usr/sbin/policy-rc.d; made_policy=1; }
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-  ((made_policy)) && rm -f /usr/sbin/policy-rc.d
+  apt_install_quietly "${need[@]}"
   echo "installed ${need[*]}"
 fi
 

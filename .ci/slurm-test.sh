@@ -9,6 +9,7 @@
 #   sudo QUEENS=target/release/queens .ci/slurm-test.sh [WORKDIR]
 # Env: QUEENS (binary), N (16|17|18, default 18), KILL_INDEX (default 1).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/apt-install.sh"
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 QUEENS=$(realpath -m "${QUEENS:-$REPO/target/release/queens}")
@@ -69,14 +70,7 @@ need=()
 command -v slurmctld >/dev/null || need+=(slurm-wlm)
 command -v munged >/dev/null || need+=(munge)
 if ((${#need[@]})); then
-  # policy-rc.d exit 101: the packages must not start their own daemons; this
-  # script starts (and stops, by PID) its own. Only added if none is there.
-  made_policy=0
-  [[ -e /usr/sbin/policy-rc.d ]] || { printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
-    chmod +x /usr/sbin/policy-rc.d; made_policy=1; }
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-  ((made_policy)) && rm -f /usr/sbin/policy-rc.d
+  apt_install_quietly "${need[@]}"
   log "  installed ${need[*]}"
 else
   log "  slurm-wlm and munge already installed"
