@@ -249,6 +249,137 @@ fn count_last_three_rows(masks: Masks, open: u32, full: u32) -> u64 {
         .sum()
 }
 
+/// The columns each row's queen may take whatever the rows above hold,
+/// `allowed[r]` for row `r`: what queens fixed in advance (anywhere on the
+/// board, below the rows searched as well as above) leave open. A row whose
+/// queen is fixed allows that one column.
+pub(crate) type RowMasks = [u32; MAX_N as usize];
+
+/// Counts the ways to complete a placement whose first `row` rows are
+/// filled, whose attacks on row `row` are `start`, and whose later rows
+/// take their queen only where `allowed` says: the kernel of the
+/// constellations engine, whose units fix queens on the bottom row and on
+/// the two side columns before the search starts.
+///
+/// The same walk as [`count_completions`], with one more mask a row: the
+/// squares attacked from below are known in advance, so they are looked
+/// up rather than carried. Unweighted, as that one is.
+#[must_use]
+pub(crate) fn count_allowed_on(
+    features: Features,
+    n: u32,
+    row: u32,
+    start: Masks,
+    allowed: &RowMasks,
+) -> u128 {
+    #[cfg(target_arch = "x86_64")]
+    if features.bit_instructions {
+        // SAFETY: `features.bit_instructions` is set only where the CPU has
+        // every feature `count_allowed_bmi` enables (see `crate::cpu`).
+        #[allow(unsafe_code)]
+        return unsafe { count_allowed_bmi(n, row, start, allowed) };
+    }
+    let _ = features;
+    count_allowed_portable(n, row, start, allowed)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,popcnt,lzcnt")]
+fn count_allowed_bmi(n: u32, row: u32, start: Masks, allowed: &RowMasks) -> u128 {
+    count_allowed_portable(n, row, start, allowed)
+}
+
+/// [`count_allowed_on`] in plain code, whatever the CPU.
+#[inline(always)]
+pub(crate) fn count_allowed_portable(n: u32, row: u32, start: Masks, allowed: &RowMasks) -> u128 {
+    debug_assert!((1..=MAX_N).contains(&n) && row <= n);
+    let full = full_mask(n);
+    let rows_left = n - row;
+    if rows_left == 0 {
+        return 1;
+    }
+    // The rows from `row` on, so that depth `d` reads `rows[d]`; `% STACK`
+    // below lets the compiler drop the bounds check (d < n <= STACK).
+    let mut rows = [0u32; STACK];
+    rows[..rows_left as usize].copy_from_slice(&allowed[row as usize..n as usize]);
+    // (n = 1 has no second-last row; its single row never reads it.)
+    let second_last = allowed[(n as usize).saturating_sub(2)];
+    let last = allowed[n as usize - 1];
+    let first = start.free(full) & rows[0];
+    if rows_left == 1 {
+        return u128::from(first.count_ones());
+    }
+    if rows_left == 2 {
+        return u128::from(last_two_allowed(start, first, full, last));
+    }
+    if rows_left == 3 {
+        return u128::from(last_three_allowed(start, first, full, second_last, last));
+    }
+    let last_parent = (rows_left - 3) as usize;
+    let mut stack = [Frame::default(); MAX_N as usize];
+    let mut depth = 0usize;
+    let mut here = Frame {
+        masks: start,
+        untried: first,
+    };
+    let mut count: u64 = 0;
+    loop {
+        if here.untried == 0 {
+            if depth == 0 {
+                return u128::from(count);
+            }
+            depth -= 1;
+            here = stack[depth % STACK];
+            continue;
+        }
+        let bit = lowest_bit(here.untried);
+        here.untried ^= bit;
+        let below = here.masks.place(bit);
+        let open = below.free(full) & rows[(depth + 1) % STACK];
+        if depth + 1 == last_parent {
+            count += last_three_allowed(below, open, full, second_last, last);
+        } else {
+            stack[depth % STACK] = here;
+            depth += 1;
+            here = Frame {
+                masks: below,
+                untried: open,
+            };
+        }
+    }
+}
+
+/// [`count_last_two_rows`] where the last row allows only `last`.
+#[inline(always)]
+fn last_two_allowed(masks: Masks, open: u32, full: u32, last: u32) -> u64 {
+    let empty = full & !masks.cols;
+    debug_assert_eq!(empty.count_ones(), 2);
+    let a = lowest_bit(empty);
+    let b = empty ^ a;
+    let a_then_b = (open & a != 0) & (masks.place(a).free(full) & last & b != 0);
+    let b_then_a = (open & b != 0) & (masks.place(b).free(full) & last & a != 0);
+    u64::from(a_then_b) + u64::from(b_then_a)
+}
+
+/// [`count_last_three_rows`] where the last two rows allow only
+/// `second_last` and `last`.
+#[inline(always)]
+fn last_three_allowed(masks: Masks, open: u32, full: u32, second_last: u32, last: u32) -> u64 {
+    let empty = full & !masks.cols;
+    debug_assert_eq!(empty.count_ones(), 3);
+    let a = lowest_bit(empty);
+    let b = lowest_bit(empty ^ a);
+    let c = empty ^ a ^ b;
+    [a, b, c]
+        .into_iter()
+        .map(|x| {
+            let below = masks.place(x);
+            let ways = last_two_allowed(below, below.free(full) & second_last, full, last);
+            ways & u64::from(open & x != 0).wrapping_neg()
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,6 +423,44 @@ mod tests {
                 count_completions(n, 0, Masks::EMPTY),
                 "n = {n}"
             );
+        }
+    }
+
+    #[test]
+    fn rows_that_allow_everything_count_as_the_plain_kernel() {
+        for n in 1..=11 {
+            let allowed = [full_mask(n); MAX_N as usize];
+            for row in 0..n.min(2) {
+                let start = if row == 0 {
+                    Masks::EMPTY
+                } else {
+                    Masks::EMPTY.place(1)
+                };
+                assert_eq!(
+                    count_allowed_portable(n, row, start, &allowed),
+                    count_completions(n, row, start),
+                    "n = {n}, row {row}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fixing_one_row_in_each_way_partitions_the_solutions() {
+        // Every solution has its row-r queen in exactly one column, so
+        // fixing row r to each column in turn must add up to the total.
+        for n in 4..=10 {
+            let total = count_completions(n, 0, Masks::EMPTY);
+            for r in [1, n / 2, n - 1] {
+                let split: u128 = (0..n)
+                    .map(|c| {
+                        let mut allowed = [full_mask(n); MAX_N as usize];
+                        allowed[r as usize] = 1 << c;
+                        count_allowed_portable(n, 0, Masks::EMPTY, &allowed)
+                    })
+                    .sum();
+                assert_eq!(split, total, "n = {n}, row {r}");
+            }
         }
     }
 

@@ -449,7 +449,7 @@ fn algorithm_and_engine_are_one_choice() {
     .clone();
     let record: Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(record["engine"], "flags");
-    assert_eq!(record["cross_check"]["engine"], "mirror");
+    assert_eq!(record["cross_check"]["engine"], "constellations");
     assert_eq!(record["cross_check"]["agrees"], true);
     let out = queens(&["count", "14", "--algorithm", "parallel", "--json"])
         .success()

@@ -138,3 +138,42 @@ fn per_unit_counts_by_first_column_match_a059963() {
         }
     }
 }
+
+#[test]
+fn constellations_totals_match_a000170_from_4_to_16() {
+    // n = 17 and 18 are counted by CI through the binary (.ci/run).
+    for n in 4..=16 {
+        let got = queens::Counter::new(n)
+            .engine(Engine::Constellations)
+            .threads(2)
+            .run()
+            .unwrap();
+        assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
+        assert_eq!(
+            got.units,
+            Plan::new(n, Engine::Constellations, &Config::default())
+                .unwrap()
+                .len()
+        );
+    }
+}
+
+#[test]
+fn constellations_units_agree_with_the_plain_recursion_one_by_one() {
+    // The kernel's count of each unit, through the public API, against the
+    // second method `verify` uses, for every unit of three boards.
+    for n in [8, 11, 13] {
+        let plan = Plan::new(n, Engine::Constellations, &Config::default()).unwrap();
+        let count = queens::Counter::new(n)
+            .engine(Engine::Constellations)
+            .threads(2)
+            .run_plan(&plan)
+            .unwrap();
+        assert_eq!(count.unit_counts.len(), plan.len());
+        for &(id, got) in &count.unit_counts {
+            assert_eq!(plan.count_plainly(id), Ok(Some(got)), "n = {n}, unit {id}");
+        }
+    }
+    let mirror = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
+    assert_eq!(mirror.count_plainly(0), Ok(None));
+}

@@ -250,9 +250,25 @@ fn the_one_call_uses_the_best_engine() {
     }
     assert_eq!(Engine::best_for(11), Engine::Mirror);
     assert_eq!(Engine::best_for(12), Engine::Join);
-    assert_eq!(Engine::best_for(25), Engine::Mirror);
-    assert_eq!(Engine::Join.second_opinion(20), Some(Engine::Mirror));
+    assert_eq!(Engine::best_for(24), Engine::Join);
+    assert_eq!(Engine::best_for(25), Engine::Constellations);
+    assert_eq!(
+        Engine::Join.second_opinion(20),
+        Some(Engine::Constellations)
+    );
     assert_eq!(Engine::Mirror.second_opinion(20), Some(Engine::Join));
+    assert_eq!(
+        Engine::Mirror.second_opinion(25),
+        Some(Engine::Constellations)
+    );
+    assert_eq!(
+        Engine::Constellations.second_opinion(20),
+        Some(Engine::Join)
+    );
+    assert_eq!(
+        Engine::Constellations.second_opinion(25),
+        Some(Engine::Mirror)
+    );
     assert_eq!(Engine::Mirror.second_opinion(3), None);
 }
 

@@ -23,7 +23,7 @@
 use std::fmt::Write;
 
 use crate::cpu::Features;
-use crate::kernel::{Masks, count_completions_on, full_mask, lowest_bit};
+use crate::kernel::{MAX_N, Masks, RowMasks, count_completions_on, full_mask, lowest_bit};
 
 /// The deepest split the engines accept.
 pub const MAX_SPLIT_DEPTH: u32 = 6;
@@ -99,13 +99,27 @@ impl WorkUnit {
 /// below them small.
 #[must_use]
 pub fn probe_cost(n: u32, rows: u32, masks: Masks, walks: u32, seed: u64) -> u64 {
+    probe_tree(n, rows, masks, &[full_mask(n); MAX_N as usize], walks, seed)
+}
+
+/// [`probe_cost`] for a search whose row `r` takes its queen only in
+/// `allowed[r]` (the constellations engine's units).
+#[must_use]
+pub(crate) fn probe_tree(
+    n: u32,
+    rows: u32,
+    masks: Masks,
+    allowed: &RowMasks,
+    walks: u32,
+    seed: u64,
+) -> u64 {
     let full = full_mask(n);
     let mut state = seed;
     let mut sum = 0.0;
     for _ in 0..walks {
         let (mut below, mut width, mut size) = (masks, 1.0, 1.0);
-        for _ in rows..n {
-            let open = below.free(full);
+        for row in rows..n {
+            let open = below.free(full) & allowed[row as usize];
             if open == 0 {
                 break;
             }
@@ -224,7 +238,7 @@ fn prefixes(full: u32, row: u32, depth: u32, masks: Masks, allowed: u32) -> usiz
 }
 
 /// A seed for [`probe_cost`] from a unit's columns.
-fn seed_of(columns: &[u8]) -> u64 {
+pub(crate) fn seed_of(columns: &[u8]) -> u64 {
     columns.iter().fold(0x51_7cc1_b727_220a, |h, &c| {
         (h ^ u64::from(c)).wrapping_mul(0x100_0000_01b3)
     })

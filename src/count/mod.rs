@@ -19,6 +19,7 @@
 //! pool to share, [`Options`], an observer, a subset of units, a cancel
 //! flag).
 
+pub(crate) mod constellations;
 mod counter;
 pub(crate) mod gpu;
 pub(crate) mod join;
@@ -51,6 +52,9 @@ pub enum Engine {
     /// The half-board join with the board's symmetries; odd boards fix the
     /// middle-column queen.
     Join,
+    /// Bitmask backtracking from the queens on the four border lines, one
+    /// unit per start up to all eight symmetries of the square.
+    Constellations,
     /// The join with odd boards split into unequal halves (cross-checks).
     #[doc(hidden)]
     #[cfg_attr(feature = "cli", value(hide = true))]
@@ -67,7 +71,7 @@ pub enum Engine {
 
 impl Engine {
     /// Every engine.
-    pub const ALL: [Self; 2] = [Self::Mirror, Self::Join];
+    pub const ALL: [Self; 3] = [Self::Mirror, Self::Join, Self::Constellations];
 
     /// The join's earlier stages, kept to cross-check it (tests and
     /// benchmarks): not engines to count with.
@@ -76,13 +80,13 @@ impl Engine {
 
     /// The engine for `n` when none is named: the join from n = 12 to 24
     /// (faster there: 10 ms against 51 ms at n = 14, see results/), the
-    /// backtracker below and beyond.
+    /// constellations engine beyond, the mirror engine below.
     #[must_use]
     pub fn best_for(n: u32) -> Self {
-        if (12..=join::MAX_JOIN_N).contains(&n) {
-            Self::Join
-        } else {
-            Self::Mirror
+        match n {
+            12..=join::MAX_JOIN_N => Self::Join,
+            n if n > join::MAX_JOIN_N => Self::Constellations,
+            _ => Self::Mirror,
         }
     }
 
@@ -91,6 +95,7 @@ impl Engine {
     pub fn range(self) -> RangeInclusive<u32> {
         match self {
             Self::Mirror => 1..=crate::kernel::MAX_N,
+            Self::Constellations => constellations::MIN_N..=crate::kernel::MAX_N,
             _ => join::MIN_JOIN_N..=join::MAX_JOIN_N,
         }
     }
@@ -105,11 +110,12 @@ impl Engine {
     /// covers it.
     #[must_use]
     pub fn second_opinion(self, n: u32) -> Option<Self> {
-        let other = match self {
-            Self::Mirror => Self::Join,
-            _ => Self::Mirror,
+        let (first, then) = match self {
+            Self::Mirror => (Self::Join, Self::Constellations),
+            Self::Constellations => (Self::Join, Self::Mirror),
+            _ => (Self::Constellations, Self::Mirror),
         };
-        other.covers(n).then_some(other)
+        [first, then].into_iter().find(|e| e.covers(n))
     }
 
     /// The engine's name, as the CLI and plan texts spell it.
@@ -118,6 +124,7 @@ impl Engine {
         match self {
             Self::Mirror => "mirror",
             Self::Join => "join",
+            Self::Constellations => "constellations",
             Self::JoinUnequal => "join-unequal",
             Self::JoinReference => "join-reference",
             Self::JoinSliced => "join-sliced",
@@ -129,6 +136,7 @@ impl Engine {
         match self {
             Self::Mirror => "the mirror engine",
             Self::Join => "the join engine",
+            Self::Constellations => "the constellations engine",
             Self::JoinUnequal => "the join-unequal engine",
             Self::JoinReference => "the join-reference engine",
             Self::JoinSliced => "the join-sliced engine",
@@ -330,7 +338,10 @@ mod tests {
     /// and `gpu` says where it went.
     #[test]
     fn engines_by_name() {
-        assert_eq!(Engine::ALL, [Engine::Mirror, Engine::Join]);
+        assert_eq!(
+            Engine::ALL,
+            [Engine::Mirror, Engine::Join, Engine::Constellations]
+        );
         for engine in Engine::ALL.into_iter().chain(Engine::CROSS_CHECKS) {
             assert_eq!(engine.name().parse::<Engine>(), Ok(engine));
         }

@@ -21,6 +21,7 @@ use std::num::NonZeroUsize;
 
 use sha2::{Digest, Sha256};
 
+use super::constellations::{self, Start};
 use super::join::{self, JoinPlan, Stage};
 use super::mirror::{self, WorkUnit};
 use super::options::Options;
@@ -33,6 +34,8 @@ use crate::cpu::Features;
 const MIRROR_FORMAT: u32 = 1;
 /// The join engine's plan format (all its stages).
 const JOIN_FORMAT: u32 = 1;
+/// The constellations engine's plan format.
+const CONSTELLATIONS_FORMAT: u32 = 1;
 
 /// Every work unit of one count, in a fixed order.
 pub struct Plan {
@@ -52,6 +55,7 @@ enum Body {
         units: Vec<WorkUnit>,
     },
     Join(Box<JoinPlan>),
+    Constellations(Vec<Start>),
 }
 
 /// One unit of a plan, as another program sees it.
@@ -61,10 +65,12 @@ pub struct Unit {
     /// Its index in the plan.
     pub id: u32,
     /// The text it is rebuilt from: `rows:3,7,0` (mirror), `rowset:0x2b5`
-    /// or `middle:4/rowset:0x...` (join).
+    /// or `middle:4/rowset:0x...` (join), `start:2,5,4,1` (constellations:
+    /// the top and bottom queens' columns, the left and right queens' rows).
     pub descriptor: String,
-    /// Its estimated work, in the engine's own unit (nodes for the mirror
-    /// engine, pair tests for the join): comparable within a plan only.
+    /// Its estimated work, in the engine's own unit (nodes for the
+    /// backtracking engines, pair tests for the join): comparable within a
+    /// plan only.
     pub cost: u64,
 }
 
@@ -140,12 +146,13 @@ impl Plan {
         } else {
             check(n, engine, config)?;
         }
-        let body = match engine.stage() {
-            None => Body::Mirror {
+        let body = match (engine, engine.stage()) {
+            (Engine::Constellations, _) => Body::Constellations(constellations::starts(n)),
+            (_, None) => Body::Mirror {
                 split_depth: config.split_depth,
                 units: mirror::work_units(n, config.split_depth),
             },
-            Some(stage) => Body::Join(Box::new(JoinPlan::new(n, stage)?)),
+            (_, Some(stage)) => Body::Join(Box::new(JoinPlan::new(n, stage)?)),
         };
         let mut plan = Self {
             n,
@@ -168,12 +175,15 @@ impl Plan {
     /// As [`Plan::new`], but never [`Error::Memory`].
     pub fn memory_estimate(n: u32, engine: Engine, config: &Config) -> Result<u64, Error> {
         check(n, engine, config)?;
-        Ok(match engine.stage() {
-            None => {
+        Ok(match (engine, engine.stage()) {
+            (Engine::Constellations, _) => {
+                constellations::start_count(n) as u64 * size_of::<Start>() as u64
+            }
+            (_, None) => {
                 let units = mirror::unit_count(n, config.split_depth) as u64;
                 units * size_of::<WorkUnit>() as u64
             }
-            Some(stage) => JoinPlan::plan_bytes(n, stage),
+            (_, Some(stage)) => JoinPlan::plan_bytes(n, stage),
         })
     }
 
@@ -186,6 +196,7 @@ impl Plan {
         let plan = match &self.body {
             Body::Mirror { units, .. } => (units.capacity() * size_of::<WorkUnit>()) as u64,
             Body::Join(join) => join.bytes(),
+            Body::Constellations(starts) => (starts.capacity() * size_of::<Start>()) as u64,
         };
         let records = self.len() as u64 * RECORD_BYTES;
         let counting = match (&self.body, self.engine.stage()) {
@@ -219,12 +230,12 @@ impl Plan {
     }
 
     /// Rows fixed by each unit: the mirror engine's split, `None` for the
-    /// join.
+    /// others.
     #[must_use]
     pub fn split_depth(&self) -> Option<u32> {
         match &self.body {
             Body::Mirror { split_depth, .. } => Some(*split_depth),
-            Body::Join(_) => None,
+            Body::Join(_) | Body::Constellations(_) => None,
         }
     }
 
@@ -234,6 +245,7 @@ impl Plan {
         match &self.body {
             Body::Mirror { units, .. } => units.len(),
             Body::Join(plan) => plan.jobs().len(),
+            Body::Constellations(starts) => starts.len(),
         }
     }
 
@@ -265,6 +277,10 @@ impl Plan {
             Body::Join(plan) => {
                 let job = plan.jobs().get(i)?;
                 (JoinPlan::descriptor(job), job.cost)
+            }
+            Body::Constellations(starts) => {
+                let start = starts.get(i)?;
+                (start.descriptor(), start.cost)
             }
         };
         Some(Unit {
@@ -298,6 +314,7 @@ impl Plan {
         match &self.body {
             Body::Mirror { units, .. } => units[id as usize].cost,
             Body::Join(plan) => plan.jobs()[id as usize].cost,
+            Body::Constellations(starts) => starts[id as usize].cost,
         }
     }
 
@@ -325,6 +342,7 @@ impl Plan {
         match &self.body {
             Body::Mirror { .. } => MIRROR_FORMAT,
             Body::Join(_) => JOIN_FORMAT,
+            Body::Constellations(_) => CONSTELLATIONS_FORMAT,
         }
     }
 
@@ -345,6 +363,7 @@ impl Plan {
                 scratch.join.set_features(self.features);
                 plan.run_job(&plan.jobs()[id as usize], &mut scratch.join)
             }
+            Body::Constellations(starts) => starts[id as usize].count(self.n, self.features),
         }
     }
 
@@ -353,8 +372,34 @@ impl Plan {
     pub(crate) fn prefix_units(&self) -> Option<&[WorkUnit]> {
         match &self.body {
             Body::Mirror { units, .. } => Some(units),
-            Body::Join(_) => None,
+            Body::Join(_) | Body::Constellations(_) => None,
         }
+    }
+
+    /// The units of a constellations plan, in id order; `None` for the
+    /// others.
+    pub(crate) fn starts(&self) -> Option<&[Start]> {
+        match &self.body {
+            Body::Constellations(starts) => Some(starts),
+            _ => None,
+        }
+    }
+
+    /// Counts unit `id` a second way, sharing no code with the engine's
+    /// own count beyond the plan: the constellations engine's units by
+    /// plain recursion over the rows, attacks kept by diagonal number
+    /// (several times slower than the kernel). `None` for the engines
+    /// without one: their second opinion is another engine. `verify`
+    /// recounts with it.
+    ///
+    /// # Errors
+    /// [`Error::Unit`] when the plan has no unit `id`.
+    pub fn count_plainly(&self, id: u32) -> Result<Option<u128>, Error> {
+        self.cost(id)?;
+        Ok(self.starts().map(|starts| {
+            let start = &starts[id as usize];
+            constellations::count_start_plainly(self.n, start.border) * u128::from(start.weight)
+        }))
     }
 
     /// Everything that defines the plan besides its units, as its hash,
@@ -433,7 +478,7 @@ fn check(n: u32, engine: Engine, config: &Config) -> Result<(), Error> {
         ));
     }
     let depth = config.split_depth;
-    if engine.stage().is_none() && !(1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) {
+    if engine == Engine::Mirror && !(1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) {
         return Err(Error::SplitDepth {
             depth,
             max: mirror::MAX_SPLIT_DEPTH,
@@ -454,7 +499,7 @@ impl Engine {
     /// The join stage this engine runs, `None` for the mirror engine.
     pub(crate) fn stage(self) -> Option<Stage> {
         match self {
-            Self::Mirror => None,
+            Self::Mirror | Self::Constellations => None,
             Self::Join => Some(Stage::FixedMiddle),
             Self::JoinUnequal => Some(Stage::Symmetric),
             Self::JoinReference => Some(Stage::Reference),
