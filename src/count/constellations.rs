@@ -56,6 +56,7 @@ use std::fmt::Write;
 use super::mirror::{probe_tree, seed_of};
 use crate::cpu::Features;
 use crate::kernel::{MAX_N, Masks, RowMasks, count_allowed_on, full_mask};
+use crate::symmetry::Transform;
 
 /// The smallest board the engine counts: below 4 the border lines overlap
 /// too much to be four (and no board of 2 or 3 has a solution).
@@ -140,22 +141,6 @@ fn border_of(n: u32, squares: &[(u32, u32)]) -> [u8; 4] {
     border
 }
 
-/// Map `k` (0..8) of the square's symmetries applied to `(row, column)`:
-/// 0 the identity, 1..=3 the quarter turns, 4..=7 the reflections.
-fn map(n: u32, k: u8, (r, c): (u32, u32)) -> (u32, u32) {
-    let l = n - 1;
-    match k {
-        0 => (r, c),
-        1 => (c, l - r),
-        2 => (l - r, l - c),
-        3 => (l - c, r),
-        4 => (r, l - c),
-        5 => (l - r, c),
-        6 => (c, r),
-        _ => (l - c, l - r),
-    }
-}
-
 /// Whether the queens of `border` are a valid start: one queen on each
 /// border line, none attacking another.
 fn is_start(n: u32, border: [u8; 4]) -> bool {
@@ -175,9 +160,13 @@ fn is_start(n: u32, border: [u8; 4]) -> bool {
 /// The starts of `border`'s orbit, each once.
 fn orbit(n: u32, border: [u8; 4]) -> Vec<[u8; 4]> {
     let squares = squares(n, border);
-    let mut images: Vec<[u8; 4]> = (0..8)
-        .map(|k| {
-            let image: Vec<(u32, u32)> = squares.iter().map(|&s| map(n, k, s)).collect();
+    let mut images: Vec<[u8; 4]> = Transform::ALL
+        .iter()
+        .map(|t| {
+            let image: Vec<(u32, u32)> = squares
+                .iter()
+                .map(|&(r, c)| t.map_square(n, r, c))
+                .collect();
             border_of(n, &image)
         })
         .collect();
@@ -372,29 +361,11 @@ mod tests {
     }
 
     #[test]
-    fn the_eight_maps_are_the_symmetries_of_the_square() {
-        // Each map is a bijection of the board, and the eight are distinct.
-        let n = 5;
-        let mut seen = Vec::new();
-        for k in 0..8 {
-            let image: Vec<(u32, u32)> = (0..n)
-                .flat_map(|r| (0..n).map(move |c| (r, c)))
-                .map(|s| map(n, k, s))
-                .collect();
-            let mut sorted = image.clone();
-            sorted.sort_unstable();
-            sorted.dedup();
-            assert_eq!(sorted.len(), 25, "map {k} is not a bijection");
-            assert!(!seen.contains(&image), "map {k} repeats another");
-            seen.push(image);
-        }
-    }
-
-    #[test]
     fn weights_are_orbit_sizes_by_brute_force() {
-        // The weight of each start is the number of distinct starts that
-        // the solutions' images have, computed from whole boards rather
-        // than from the start's four numbers.
+        // From whole boards, apart from the plan's own maps of squares:
+        // the starts of every image of the solutions with a plan start are
+        // that start's orbit, whose size is its weight, and each of those
+        // starts has as many solutions.
         for n in MIN_N..=12 {
             let boards = solutions(n);
             for start in starts(n) {
@@ -402,16 +373,48 @@ mod tests {
                     .iter()
                     .filter(|b| start_of(n, b) == start.border)
                     .collect();
-                let mut images: Vec<[u8; 4]> = Vec::new();
-                for k in 0..8 {
-                    // The image of the whole start under map k, through
-                    // its squares placed on a board.
-                    let moved: Vec<(u32, u32)> = squares(n, start.border)
-                        .iter()
-                        .map(|&s| map(n, k, s))
-                        .collect();
-                    images.push(border_of(n, &moved));
+                let mut images: Vec<[u8; 4]> = with
+                    .iter()
+                    .flat_map(|b| crate::symmetry::orbit(b))
+                    .map(|image| start_of(n, &image))
+                    .collect();
+                images.sort_unstable();
+                images.dedup();
+                if with.is_empty() {
+                    continue;
                 }
+                assert_eq!(
+                    usize::from(start.weight),
+                    images.len(),
+                    "n = {n}, {start:?}"
+                );
+                assert!(matches!(start.weight, 2 | 4 | 8), "n = {n}, {start:?}");
+                for image in &images {
+                    let count = boards.iter().filter(|b| start_of(n, b) == *image).count();
+                    assert_eq!(count, with.len(), "n = {n}, {start:?} vs {image:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weights_are_orbit_sizes_of_the_starts_themselves() {
+        // Every start, solutions or none: its weight is the number of
+        // distinct starts its eight images make.
+        for n in MIN_N..=12 {
+            for start in starts(n) {
+                let squares = squares(n, start.border);
+                let mut images: Vec<Vec<(u32, u32)>> = Transform::ALL
+                    .iter()
+                    .map(|t| {
+                        let mut image: Vec<(u32, u32)> = squares
+                            .iter()
+                            .map(|&(r, c)| t.map_square(n, r, c))
+                            .collect();
+                        image.sort_unstable();
+                        image
+                    })
+                    .collect();
                 images.sort_unstable();
                 images.dedup();
                 assert_eq!(
@@ -419,12 +422,6 @@ mod tests {
                     images.len(),
                     "n = {n}, {start:?}"
                 );
-                assert!(matches!(start.weight, 2 | 4 | 8), "n = {n}, {start:?}");
-                // Every image start has as many solutions.
-                for image in &images {
-                    let count = boards.iter().filter(|b| start_of(n, b) == *image).count();
-                    assert_eq!(count, with.len(), "n = {n}, {start:?} vs {image:?}");
-                }
             }
         }
     }

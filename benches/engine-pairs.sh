@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Two engines side by side on a noisy machine: one `queens` binary counts
+# the same board with engine A and engine B at the same time, one pinned to
+# each core (the cores swapped every round), so both see the same load.
+# Prints each round's wall times and the median of the ratios B/A; a ratio
+# under 1 means engine B is faster. (pairs.sh does the same for two
+# binaries.)
+#
+# Usage: bash benches/engine-pairs.sh ROUNDS BIN N ENGINE_A ENGINE_B [ARGS...]
+#   e.g. bash benches/engine-pairs.sh 5 target/release/queens 17 mirror constellations
+# Each count runs on one thread (`-j 1`); ARGS are added to both.
+# Needs a machine with at least two cores, taskset and GNU time.
+set -euo pipefail
+[ $# -ge 5 ] || { echo "usage: engine-pairs.sh ROUNDS BIN N ENGINE_A ENGINE_B [ARGS...]" >&2; exit 2; }
+rounds=$1 bin=$2 n=$3 first=$4 second=$5
+shift 5
+for tool in taskset /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "engine-pairs.sh: needs $tool" >&2; exit 1; }
+done
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+ratios=()
+for round in $(seq "$rounds"); do
+  a=$((round % 2)) b=$(((round + 1) % 2))
+  /usr/bin/time -f %e -o "$scratch/a" taskset -c "$a" "$bin" count "$n" --engine "$first" -j 1 -q "$@" >"$scratch/out.a" &
+  /usr/bin/time -f %e -o "$scratch/b" taskset -c "$b" "$bin" count "$n" --engine "$second" -j 1 -q "$@" >"$scratch/out.b" &
+  wait
+  # Both counted the same board: a different answer is a bug, not a timing.
+  cmp -s "$scratch/out.a" "$scratch/out.b" ||
+    { echo "engine-pairs.sh: the two engines printed different totals" >&2; exit 1; }
+  ta=$(cat "$scratch/a") tb=$(cat "$scratch/b")
+  ratio=$(awk -v a="$ta" -v b="$tb" 'BEGIN { printf "%.3f", b / a }')
+  echo "round $round: $first $ta s, $second $tb s, ratio $ratio ($(cat "$scratch/out.a") solutions)"
+  ratios+=("$ratio")
+done
+printf '%s\n' "${ratios[@]}" | sort -n |
+  awk -v a="$first" -v b="$second" '{ r[NR] = $1 } END { printf "median ratio %s/%s: %s of %d rounds\n", b, a, r[int((NR + 1) / 2)], NR }'
