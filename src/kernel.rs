@@ -255,20 +255,28 @@ fn count_last_three_rows(masks: Masks, open: u32, full: u32) -> u64 {
 /// queen is fixed allows that one column.
 pub(crate) type RowMasks = [u32; MAX_N as usize];
 
-/// Counts the ways to complete a placement whose first `row` rows are
-/// filled, whose attacks on row `row` are `start`, and whose later rows
-/// take their queen only where `allowed` says: the kernel of the
-/// constellations engine, whose units fix queens on the bottom row and on
-/// the two side columns before the search starts.
+/// Counts the ways to fill rows `row..end` of an `n`-board, whose attacks
+/// on row `row` are `start` and whose rows take their queen only where
+/// `allowed` says: the kernel of the constellations engine, whose units fix
+/// queens on the bottom row and on the two side columns before the search
+/// starts. The rows from `end` on must be placed already, their columns in
+/// `start.cols`: exactly `end - row` columns are empty.
 ///
 /// The same walk as [`count_completions`], with one more mask a row: the
 /// squares attacked from below are known in advance, so they are looked
 /// up rather than carried. Unweighted, as that one is.
+///
+/// The constellations engine ends at `end = n - 1`, with the bottom
+/// queen's column in `start.cols`, rather than searching the bottom row as
+/// a row that allows one column: the last three rows searched, finished
+/// without a loop, are then three free rows rather than two and the fixed
+/// one. Measured at n = 16 on one thread: 2.13 s the first way, 2.43 s
+/// the second.
 #[must_use]
 pub(crate) fn count_allowed_on(
     features: Features,
     n: u32,
-    row: u32,
+    (row, end): (u32, u32),
     start: Masks,
     allowed: &RowMasks,
 ) -> u128 {
@@ -277,34 +285,40 @@ pub(crate) fn count_allowed_on(
         // SAFETY: `features.bit_instructions` is set only where the CPU has
         // every feature `count_allowed_bmi` enables (see `crate::cpu`).
         #[allow(unsafe_code)]
-        return unsafe { count_allowed_bmi(n, row, start, allowed) };
+        return unsafe { count_allowed_bmi(n, (row, end), start, allowed) };
     }
     let _ = features;
-    count_allowed_portable(n, row, start, allowed)
+    count_allowed_portable(n, (row, end), start, allowed)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,popcnt,lzcnt")]
-fn count_allowed_bmi(n: u32, row: u32, start: Masks, allowed: &RowMasks) -> u128 {
-    count_allowed_portable(n, row, start, allowed)
+fn count_allowed_bmi(n: u32, rows: (u32, u32), start: Masks, allowed: &RowMasks) -> u128 {
+    count_allowed_portable(n, rows, start, allowed)
 }
 
 /// [`count_allowed_on`] in plain code, whatever the CPU.
 #[inline(always)]
-pub(crate) fn count_allowed_portable(n: u32, row: u32, start: Masks, allowed: &RowMasks) -> u128 {
-    debug_assert!((1..=MAX_N).contains(&n) && row <= n);
+pub(crate) fn count_allowed_portable(
+    n: u32,
+    (row, end): (u32, u32),
+    start: Masks,
+    allowed: &RowMasks,
+) -> u128 {
+    debug_assert!((1..=MAX_N).contains(&n) && row <= end && end <= n);
+    debug_assert_eq!((full_mask(n) & !start.cols).count_ones(), end - row);
     let full = full_mask(n);
-    let rows_left = n - row;
+    let rows_left = end - row;
     if rows_left == 0 {
         return 1;
     }
     // The rows from `row` on, so that depth `d` reads `rows[d]`; `% STACK`
     // below lets the compiler drop the bounds check (d < n <= STACK).
     let mut rows = [0u32; STACK];
-    rows[..rows_left as usize].copy_from_slice(&allowed[row as usize..n as usize]);
-    // (n = 1 has no second-last row; its single row never reads it.)
-    let second_last = allowed[(n as usize).saturating_sub(2)];
-    let last = allowed[n as usize - 1];
+    rows[..rows_left as usize].copy_from_slice(&allowed[row as usize..end as usize]);
+    // (A single row has no second-last; it never reads it.)
+    let second_last = allowed[(end as usize).saturating_sub(2)];
+    let last = allowed[end as usize - 1];
     let first = start.free(full) & rows[0];
     if rows_left == 1 {
         return u128::from(first.count_ones());
@@ -437,7 +451,7 @@ mod tests {
                     Masks::EMPTY.place(1)
                 };
                 assert_eq!(
-                    count_allowed_portable(n, row, start, &allowed),
+                    count_allowed_portable(n, (row, n), start, &allowed),
                     count_completions(n, row, start),
                     "n = {n}, row {row}"
                 );
@@ -456,7 +470,7 @@ mod tests {
                     .map(|c| {
                         let mut allowed = [full_mask(n); MAX_N as usize];
                         allowed[r as usize] = 1 << c;
-                        count_allowed_portable(n, 0, Masks::EMPTY, &allowed)
+                        count_allowed_portable(n, (0, n), Masks::EMPTY, &allowed)
                     })
                     .sum();
                 assert_eq!(split, total, "n = {n}, row {r}");

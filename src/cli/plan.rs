@@ -65,6 +65,8 @@ struct UnitRecord {
     descriptor: String,
     /// Its estimated cost.
     cost: u64,
+    /// How many solutions each it finds stands for (its count includes it).
+    weight: u32,
 }
 
 impl Human for PlanRecord {
@@ -101,6 +103,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
             id: unit.id,
             descriptor: unit.descriptor,
             cost: unit.cost,
+            weight: unit.weight,
         }))?;
         return Ok(ExitCode::SUCCESS);
     }

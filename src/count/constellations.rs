@@ -53,7 +53,7 @@
 
 use std::fmt::Write;
 
-use super::mirror::{probe_tree, seed_of};
+use super::cost::{costs, probe_tree, seed_of};
 use crate::cpu::Features;
 use crate::kernel::{MAX_N, Masks, RowMasks, count_allowed_on, full_mask};
 use crate::symmetry::Transform;
@@ -101,8 +101,10 @@ impl Start {
     /// completions times its weight.
     #[must_use]
     pub fn count(&self, n: u32, features: Features) -> u128 {
-        let (masks, allowed) = search_of(n, self.border);
-        count_allowed_on(features, n, 1, masks, &allowed) * u128::from(self.weight)
+        let (mut masks, allowed) = search_of(n, self.border);
+        // The bottom queen is placed already: its row is not searched.
+        masks.cols |= 1 << self.border[1];
+        count_allowed_on(features, n, (1, n - 1), masks, &allowed) * u128::from(self.weight)
     }
 }
 
@@ -203,24 +205,30 @@ pub(crate) fn starts(n: u32) -> Vec<Start> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let orbits: Vec<Vec<[u8; 4]>> = representatives(n).collect();
     let walks = (WALKS_PER_PLAN / (8 * orbits.len().max(1))).clamp(32, 128) as u32;
-    orbits
+    let chosen: Vec<([u8; 4], f64)> = orbits
         .iter()
-        .enumerate()
-        .map(|(id, orbit)| {
-            let (border, cost) = orbit
+        .map(|orbit| {
+            orbit
                 .iter()
                 .map(|&b| {
                     let (masks, allowed) = search_of(n, b);
                     (b, probe_tree(n, 1, masks, &allowed, walks, seed_of(&b)))
                 })
-                .min_by_key(|&(b, cost)| (cost, b))
-                .expect("an orbit has a start");
-            Start {
-                id: id as u32,
-                weight: orbit.len() as u8,
-                border,
-                cost,
-            }
+                .min_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)))
+                .expect("an orbit has a start")
+        })
+        .collect();
+    let trees: Vec<f64> = chosen.iter().map(|&(_, tree)| tree).collect();
+    orbits
+        .iter()
+        .zip(chosen)
+        .zip(costs(&trees))
+        .enumerate()
+        .map(|(id, ((orbit, (border, _)), cost))| Start {
+            id: id as u32,
+            weight: orbit.len() as u8,
+            border,
+            cost,
         })
         .collect()
 }

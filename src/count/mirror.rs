@@ -17,13 +17,14 @@
 //! the id of a unit is stable for a given `n` and split depth, and its
 //! descriptor (`rows:3,7,0`, the fixed columns row by row) is enough for
 //! another program to rebuild it. Each carries a cost estimate, the size of
-//! its search tree estimated by random walks ([`probe_cost`]). This module enumerates
+//! its search tree estimated by random walks ([`probe_cost`](super::cost::probe_cost)). This module enumerates
 //! and estimates; counting a unit is one call of the kernel.
 
 use std::fmt::Write;
 
+use super::cost::{costs, probe_cost, seed_of};
 use crate::cpu::Features;
-use crate::kernel::{MAX_N, Masks, RowMasks, count_completions_on, full_mask, lowest_bit};
+use crate::kernel::{Masks, count_completions_on, full_mask, lowest_bit};
 
 /// The deepest split the engines accept.
 pub const MAX_SPLIT_DEPTH: u32 = 6;
@@ -46,7 +47,7 @@ pub(crate) struct WorkUnit {
     pub columns: [u8; MAX_SPLIT_DEPTH as usize],
     /// The attacks on row `rows`.
     pub masks: Masks,
-    /// Estimated work: see [`probe_cost`].
+    /// Estimated work: see [`probe_cost`](super::cost::probe_cost).
     pub cost: u64,
 }
 
@@ -84,77 +85,11 @@ impl WorkUnit {
     }
 }
 
-/// The estimated work of the unit that fixes `rows` rows and leaves
-/// `masks` on the next: the size of its search tree by Knuth's estimator
-/// (D. E. Knuth, "Estimating the efficiency of backtrack programs", 1975),
-/// averaged over `walks` random root-to-leaf walks. A walk that meets
-/// `k_1, k_2, ...` open squares on its way down estimates the tree at
-/// `1 + k_1 + k_1 k_2 + ...`; the walks are drawn from a generator seeded by
-/// the unit's columns, so the estimate is the same on every run.
-///
-/// Measured against the time each unit takes (`cargo bench --bench
-/// cost_model`, results/). Counting the nodes of the first few rows below
-/// the unit instead predicted the time *backwards* (Pearson's r = -0.64 at
-/// n = 17): a queen near the edge leaves the next rows open but the tree
-/// below them small.
-#[must_use]
-pub fn probe_cost(n: u32, rows: u32, masks: Masks, walks: u32, seed: u64) -> u64 {
-    probe_tree(n, rows, masks, &[full_mask(n); MAX_N as usize], walks, seed)
-}
-
-/// [`probe_cost`] for a search whose row `r` takes its queen only in
-/// `allowed[r]` (the constellations engine's units).
-#[must_use]
-pub(crate) fn probe_tree(
-    n: u32,
-    rows: u32,
-    masks: Masks,
-    allowed: &RowMasks,
-    walks: u32,
-    seed: u64,
-) -> u64 {
-    let full = full_mask(n);
-    let mut state = seed;
-    let mut sum = 0.0;
-    for _ in 0..walks {
-        let (mut below, mut width, mut size) = (masks, 1.0, 1.0);
-        for row in rows..n {
-            let open = below.free(full) & allowed[row as usize];
-            if open == 0 {
-                break;
-            }
-            width *= f64::from(open.count_ones());
-            size += width;
-            let pick = (splitmix64(&mut state) % u64::from(open.count_ones())) as u32;
-            below = below.place(nth_bit(open, pick));
-        }
-        sum += size;
-    }
-    (sum / f64::from(walks.max(1))).round() as u64
-}
-
 /// Random walks per plan, shared among its units: 1024 a unit for the
 /// default split (about 10 ms at n = 17), fewer for deep splits with tens
 /// of thousands of units. 1024 walks a unit gave Pearson's r = 0.84 between
 /// cost and time at n = 17; 256 gave 0.77.
 const WALKS_PER_PLAN: usize = 1 << 18;
-
-/// The `k`-th lowest set bit of `x` (which has more than `k`).
-fn nth_bit(mut x: u32, k: u32) -> u32 {
-    for _ in 0..k {
-        x &= x - 1;
-    }
-    lowest_bit(x)
-}
-
-/// Sebastiano Vigna's SplitMix64: a fast, well-mixed 64-bit sequence.
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// Every work unit for an `n`-board split on its first `split_depth` rows,
 /// after the mirror restriction, in lexicographic order of their columns.
@@ -198,8 +133,12 @@ pub(crate) fn work_units(n: u32, split_depth: u32) -> Vec<WorkUnit> {
         }
     }
     let walks = (WALKS_PER_PLAN / out.len().max(1)).clamp(32, 1024) as u32;
-    for unit in &mut out {
-        unit.cost = probe_cost(n, unit.rows, unit.masks, walks, seed_of(unit.prefix()));
+    let trees: Vec<f64> = out
+        .iter()
+        .map(|unit| probe_cost(n, unit.rows, unit.masks, walks, seed_of(unit.prefix())))
+        .collect();
+    for (unit, cost) in out.iter_mut().zip(costs(&trees)) {
+        unit.cost = cost;
     }
     out
 }
@@ -235,13 +174,6 @@ fn prefixes(full: u32, row: u32, depth: u32, masks: Masks, allowed: u32) -> usiz
         total += prefixes(full, row + 1, depth, masks.place(bit), full);
     }
     total
-}
-
-/// A seed for [`probe_cost`] from a unit's columns.
-pub(crate) fn seed_of(columns: &[u8]) -> u64 {
-    columns.iter().fold(0x51_7cc1_b727_220a, |h, &c| {
-        (h ^ u64::from(c)).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 /// Depth-first enumeration of prefixes, in column order.
@@ -404,13 +336,13 @@ mod tests {
     fn costs_are_exact_where_there_is_one_path() {
         assert_eq!(
             probe_cost(4, 4, Masks::EMPTY, 16, 7),
-            1,
+            1.0,
             "nothing below a full board"
         );
         // One open square in each of rows 2 and 3: every walk follows the
         // one path of 3 nodes.
         let path = Masks::EMPTY.place(1 << 1).place(1 << 3);
         assert_eq!(tree_size(4, 2, path), 3);
-        assert_eq!(probe_cost(4, 2, path, 16, 7), 3);
+        assert_eq!(probe_cost(4, 2, path, 16, 7), 3.0);
     }
 }

@@ -72,6 +72,11 @@ pub struct Unit {
     /// backtracking engines, pair tests for the join): comparable within a
     /// plan only.
     pub cost: u64,
+    /// How many solutions each solution the unit finds stands for, by the
+    /// symmetries its engine uses (2 or 1 for the mirror engine; 8, 4 or 2,
+    /// the start's orbit, for the constellations engine): its count
+    /// includes it already.
+    pub weight: u32,
 }
 
 /// The SHA-256 that names a plan, shown as `sha256:<64 hex digits>`.
@@ -269,24 +274,25 @@ impl Plan {
     /// Unit `id`, or `None` past the end.
     fn unit_at(&self, id: u32) -> Option<Unit> {
         let i = id as usize;
-        let (descriptor, cost) = match &self.body {
+        let (descriptor, cost, weight) = match &self.body {
             Body::Mirror { units, .. } => {
                 let u = units.get(i)?;
-                (u.descriptor(), u.cost)
+                (u.descriptor(), u.cost, u32::from(u.weight))
             }
             Body::Join(plan) => {
                 let job = plan.jobs().get(i)?;
-                (JoinPlan::descriptor(job), job.cost)
+                (JoinPlan::descriptor(job), job.cost, job.weight())
             }
             Body::Constellations(starts) => {
                 let start = starts.get(i)?;
-                (start.descriptor(), start.cost)
+                (start.descriptor(), start.cost, u32::from(start.weight))
             }
         };
         Some(Unit {
             id,
             descriptor,
             cost,
+            weight,
         })
     }
 

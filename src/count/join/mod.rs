@@ -71,6 +71,13 @@ pub struct Job {
     kind: Kind,
 }
 
+impl Job {
+    /// How many times its pairs count.
+    pub(crate) fn weight(&self) -> u32 {
+        self.weight
+    }
+}
+
 /// The families of jobs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
