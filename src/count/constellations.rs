@@ -53,6 +53,8 @@
 
 use std::fmt::Write;
 
+use rayon::prelude::*;
+
 use super::cost::{costs, probe_tree, seed_of};
 use crate::cpu::Features;
 use crate::kernel::{MAX_N, Masks, RowMasks, count_allowed_on, full_mask};
@@ -205,8 +207,9 @@ pub(crate) fn starts(n: u32) -> Vec<Start> {
     debug_assert!((MIN_N..=MAX_N).contains(&n));
     let orbits: Vec<Vec<[u8; 4]>> = representatives(n).collect();
     let walks = (WALKS_PER_PLAN / (8 * orbits.len().max(1))).clamp(32, 128) as u32;
+    // In parallel: 38,604 orbits at n = 27 take 9 s on one thread.
     let chosen: Vec<([u8; 4], f64)> = orbits
-        .iter()
+        .par_iter()
         .map(|orbit| {
             orbit
                 .iter()
