@@ -2,9 +2,10 @@
 # Two engines side by side on a noisy machine: one `queens` binary counts
 # the same board with engine A and engine B at the same time, one pinned to
 # each core (the cores swapped every round), so both see the same load.
-# Prints each round's wall times and the median of the ratios B/A; a ratio
-# under 1 means engine B is faster. (pairs.sh does the same for two
-# binaries.)
+# Prints each round's wall and CPU (user) times and the medians of the
+# ratios B/A; a ratio under 1 means engine B is faster. The CPU times are
+# the steadier where other work shares the machine. (pairs.sh does the
+# same for two binaries.)
 #
 # Usage: bash benches/engine-pairs.sh ROUNDS BIN N ENGINE_A ENGINE_B [ARGS...]
 #   e.g. bash benches/engine-pairs.sh 5 target/release/queens 17 mirror constellations
@@ -20,19 +21,22 @@ done
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-ratios=()
+ratios=() cpus=()
 for round in $(seq "$rounds"); do
   a=$((round % 2)) b=$(((round + 1) % 2))
-  /usr/bin/time -f %e -o "$scratch/a" taskset -c "$a" "$bin" count "$n" --engine "$first" -j 1 -q "$@" >"$scratch/out.a" &
-  /usr/bin/time -f %e -o "$scratch/b" taskset -c "$b" "$bin" count "$n" --engine "$second" -j 1 -q "$@" >"$scratch/out.b" &
+  /usr/bin/time -f "%e %U" -o "$scratch/a" taskset -c "$a" "$bin" count "$n" --engine "$first" -j 1 -q "$@" >"$scratch/out.a" &
+  /usr/bin/time -f "%e %U" -o "$scratch/b" taskset -c "$b" "$bin" count "$n" --engine "$second" -j 1 -q "$@" >"$scratch/out.b" &
   wait
   # Both counted the same board: a different answer is a bug, not a timing.
   cmp -s "$scratch/out.a" "$scratch/out.b" ||
     { echo "engine-pairs.sh: the two engines printed different totals" >&2; exit 1; }
-  ta=$(cat "$scratch/a") tb=$(cat "$scratch/b")
-  ratio=$(awk -v a="$ta" -v b="$tb" 'BEGIN { printf "%.3f", b / a }')
-  echo "round $round: $first $ta s, $second $tb s, ratio $ratio ($(cat "$scratch/out.a") solutions)"
+  read -r wa ua <"$scratch/a"
+  read -r wb ub <"$scratch/b"
+  ratio=$(awk -v a="$wa" -v b="$wb" 'BEGIN { printf "%.3f", b / a }')
+  cpu=$(awk -v a="$ua" -v b="$ub" 'BEGIN { printf "%.3f", b / a }')
+  echo "round $round: $first $wa s (cpu $ua s), $second $wb s (cpu $ub s), ratio $ratio (cpu $cpu); $(cat "$scratch/out.a") solutions"
   ratios+=("$ratio")
+  cpus+=("$cpu")
 done
-printf '%s\n' "${ratios[@]}" | sort -n |
-  awk -v a="$first" -v b="$second" '{ r[NR] = $1 } END { printf "median ratio %s/%s: %s of %d rounds\n", b, a, r[int((NR + 1) / 2)], NR }'
+median() { sort -n | awk '{ r[NR] = $1 } END { print r[int((NR + 1) / 2)] }'; }
+echo "median ratio $second/$first: wall $(printf '%s\n' "${ratios[@]}" | median), cpu $(printf '%s\n' "${cpus[@]}" | median), of $rounds rounds"
