@@ -46,6 +46,12 @@ pub enum Error {
     /// The operating system refused to start the pool's threads.
     #[error("could not start the thread pool: {0}")]
     Pool(String),
+    /// An estimate's sample out of range: a percentage outside `(0, 100]`
+    /// or seconds that are not positive.
+    #[error(
+        "sample {0} is out of range: give a percentage in (0, 100] or a positive number of seconds"
+    )]
+    Sample(String),
     /// A unit id that the plan does not have.
     #[error("unit {id} is not in the plan: it has units 0 to {last}", last = .units.saturating_sub(1))]
     Unit {

@@ -11,6 +11,7 @@ pub mod args;
 pub mod bench;
 pub mod check;
 pub mod count;
+pub mod estimate;
 pub mod exit;
 pub mod files;
 pub mod journal;
@@ -64,6 +65,9 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Recount a random sample of the units in shard results and compare.
     Verify(verify::VerifyArgs),
+    /// Project how long `count N` would take here, from a random sample of
+    /// its units, with an interval.
+    Estimate(estimate::EstimateArgs),
 }
 
 /// Runs a parsed command line; [`exit::code`] prints what went wrong and
@@ -79,6 +83,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Merge(args) => merge::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Estimate(args) => estimate::run(&args),
     })
 }
 

@@ -100,7 +100,7 @@ impl Human for VerifyRecord {
 /// `1%`, `0.5%`, `100` (the `%` is optional): a share above 0 and at most
 /// 100, in decimal digits with at most one point and one `%` (no `100%%`,
 /// `1e1` or `inf`).
-fn parse_percent(text: &str) -> Result<f64, String> {
+pub(super) fn parse_percent(text: &str) -> Result<f64, String> {
     let number = text.trim();
     let number = number.strip_suffix('%').unwrap_or(number);
     let decimal = number.bytes().any(|b| b.is_ascii_digit())
@@ -331,7 +331,7 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
 }
 
 /// A seed nobody chose: the clock's nanoseconds and the process id.
-fn fresh_seed() -> u64 {
+pub(super) fn fresh_seed() -> u64 {
     let nanos = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

@@ -67,7 +67,7 @@ fn nth_bit(mut x: u32, k: u32) -> u32 {
 }
 
 /// Sebastiano Vigna's SplitMix64: a fast, well-mixed 64-bit sequence.
-fn splitmix64(state: &mut u64) -> u64 {
+pub(crate) fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

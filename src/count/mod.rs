@@ -20,7 +20,7 @@
 //! flag).
 
 pub(crate) mod constellations;
-mod cost;
+pub(crate) mod cost;
 mod counter;
 pub(crate) mod gpu;
 pub(crate) mod join;

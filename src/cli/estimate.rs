@@ -1,0 +1,206 @@
+//! `queens estimate N`: how long `count N` would take on this machine,
+//! projected from counting a random sample of its plan's units
+//! ([`queens::estimate`]), with an interval, and the number of solutions
+//! the sample projects, set beside A000170 as a check.
+
+use std::io::{self, Write};
+use std::num::NonZeroUsize;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use queens::{Config, Counter, Engine, Executor, MAX_N, Plan, Sample, human_duration, known};
+use serde::Serialize;
+
+use super::args::{parse_board_size, parse_threads};
+use super::report::{Form, Human, Report};
+use super::verify::{fresh_seed, parse_percent};
+
+#[derive(Debug, clap::Args)]
+pub struct EstimateArgs {
+    /// The board size.
+    #[arg(value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| parse_board_size(s, MAX_N))]
+    n: u32,
+
+    /// The engine [default: the one `count N` uses].
+    #[arg(long, value_parser = super::options::EngineParser)]
+    engine: Option<Engine>,
+
+    /// Worker threads [default: all cores, or RAYON_NUM_THREADS].
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    threads: Option<NonZeroUsize>,
+
+    /// Count this share of each stratum's units, e.g. 5% [default: --seconds 10].
+    #[arg(long, value_name = "P%", value_parser = parse_percent, conflicts_with = "seconds")]
+    sample: Option<f64>,
+
+    /// Count units, drawn from every stratum in turn, for about S seconds.
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = parse_seconds)]
+    seconds: Option<f64>,
+
+    /// Draw the sample with this seed (printed when not given, to repeat it).
+    #[arg(long, value_name = "X")]
+    seed: Option<u64>,
+
+    /// Count the sample on the NVIDIA GPU (a build with `--features gpu`).
+    #[arg(long)]
+    gpu: bool,
+
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Seconds above 0 and at most a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0 && *s <= 86_400.0)
+        .ok_or_else(|| {
+            format!("'{text}' is not a time to sample for: expected seconds above 0, at most 86400")
+        })
+}
+
+/// What `estimate` prints.
+#[derive(Debug, Serialize)]
+struct EstimateRecord {
+    /// The board size.
+    n: u32,
+    /// The engine whose plan was sampled.
+    engine: &'static str,
+    /// `cpu` or `gpu`.
+    executor: &'static str,
+    /// Threads counting (the projection divides unit-seconds by them).
+    threads: usize,
+    /// The seed the sample was drawn with: `--seed` repeats it.
+    seed: u64,
+    /// Units in the plan.
+    units: usize,
+    /// Units counted.
+    sampled: usize,
+    /// The share of the plan's estimated cost counted, in [0, 1].
+    cost_share: f64,
+    /// Seconds building the plan, part of the projection.
+    plan_seconds: f64,
+    /// Seconds preparing the plan's tables (the join), part of the projection.
+    prepare_seconds: f64,
+    /// Wall seconds counting the sample.
+    sample_seconds: f64,
+    /// Projected wall seconds of `count N` with this engine and threads:
+    /// the plan, its tables and its units.
+    projected_seconds: f64,
+    /// The 95% interval of `projected_seconds`.
+    low_seconds: f64,
+    high_seconds: f64,
+    /// Projected number of solutions.
+    projected_solutions: f64,
+    /// The 95% interval of `projected_solutions`.
+    low_solutions: f64,
+    high_solutions: f64,
+    /// A000170's value, where published.
+    known_solutions: Option<u128>,
+}
+
+impl Human for EstimateRecord {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let on = match self.executor {
+            "gpu" => "the GPU".to_owned(),
+            _ => format!("{} threads", self.threads),
+        };
+        writeln!(
+            out,
+            "n = {}, {} engine on {on}, seed {} (repeat with --seed {})",
+            self.n, self.engine, self.seed, self.seed
+        )?;
+        writeln!(
+            out,
+            "sampled {} of {} units ({:.1}% of the estimated cost) in {}",
+            self.sampled,
+            self.units,
+            100.0 * self.cost_share,
+            human_duration(self.sample_seconds)
+        )?;
+        writeln!(
+            out,
+            "projected time   {} (95% interval {} to {})",
+            human_duration(self.projected_seconds),
+            human_duration(self.low_seconds),
+            human_duration(self.high_seconds)
+        )?;
+        let check = match self.known_solutions {
+            Some(known) => format!(
+                "A000170: {known}, ratio {:.3}",
+                self.projected_solutions / known as f64
+            ),
+            None => "A000170 has no value for this n".to_owned(),
+        };
+        writeln!(
+            out,
+            "projected total  {:.3e} solutions ({check})",
+            self.projected_solutions
+        )
+    }
+}
+
+pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    let threads = super::args::threads(args.threads)?;
+    let executor = if args.gpu {
+        Executor::Gpu
+    } else {
+        Executor::Cpu
+    };
+    let counter = Counter::new(n)
+        .executor(executor)
+        .options(super::options::from_env()?);
+    let counter = match args.engine {
+        Some(engine) => counter.engine(engine),
+        None => counter,
+    };
+    let counter = match threads {
+        Some(t) => counter.threads(t.get()),
+        None => counter,
+    };
+    let engine = counter.chosen_engine();
+    let config = Config::default().with_memory_limit(super::memory::available()?);
+    let started = Instant::now();
+    let plan = Plan::new(n, engine, &config)?;
+    let plan_seconds = started.elapsed().as_secs_f64();
+    let threads_used = match executor {
+        Executor::Gpu => 1,
+        _ => threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            NonZeroUsize::get,
+        ),
+    };
+    let sample = match (args.sample, args.seconds) {
+        (Some(p), _) => Sample::Percent(p),
+        (None, Some(s)) => Sample::Seconds(s),
+        (None, None) => Sample::Seconds(10.0),
+    };
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let e = queens::estimate(&plan, &counter, threads_used, sample, seed)?;
+    let record = EstimateRecord {
+        n,
+        engine: engine.name(),
+        executor: if args.gpu { "gpu" } else { "cpu" },
+        threads: threads_used,
+        seed: e.seed,
+        units: e.units,
+        sampled: e.sampled,
+        cost_share: e.cost_share,
+        plan_seconds,
+        prepare_seconds: e.prepare_seconds,
+        sample_seconds: e.sample_seconds,
+        projected_seconds: plan_seconds + e.seconds,
+        low_seconds: plan_seconds + e.seconds_interval.0,
+        high_seconds: plan_seconds + e.seconds_interval.1,
+        projected_solutions: e.solutions,
+        low_solutions: e.solutions_interval.0,
+        high_solutions: e.solutions_interval.1,
+        known_solutions: known::total(n),
+    };
+    Report::stdout(Form::of(args.json)).record(&record)?;
+    Ok(ExitCode::SUCCESS)
+}

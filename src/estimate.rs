@@ -1,0 +1,415 @@
+//! How long a whole count would take, from counting a random sample of
+//! its units: `queens estimate`.
+//!
+//! The plan's units are sorted by their cost estimate and cut into
+//! [`STRATA`] strata of about equal total cost, so that the few big units
+//! of an uneven plan form strata of their own and are always sampled. A
+//! sample is drawn from every stratum in a random order fixed by a seed
+//! (the same seed draws the same units on every machine), and counted on
+//! the caller's executor. Within each stratum the time a unit takes is
+//! projected from its cost by the ratio of the sampled units' times to
+//! their costs (a *separate ratio estimator*), and the strata are added;
+//! the interval is the estimator's 95% normal interval, the time already
+//! spent on the sample being its floor. The same estimator projects the
+//! number of solutions, a check on the sample against A000170. A sample
+//! of every unit projects exactly the count.
+//!
+//! The projection is unit-seconds divided by the threads, plus what the
+//! plan prepares before its first unit (the join's quarter tables): a
+//! count whose units balance across its threads, as the runner's
+//! biggest-first order makes them, takes about that long. This module
+//! counts and computes; it never prints.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::{Counter, Error, Observer, Plan, UnitDone};
+
+/// How many strata a plan's units are cut into (fewer when it has fewer
+/// units).
+pub const STRATA: usize = 10;
+
+/// How much of a plan to count.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Sample {
+    /// This percentage of each stratum's units (at least two each, where
+    /// a stratum has two), in `(0, 100]`.
+    Percent(f64),
+    /// Rounds of units drawn from every stratum in turn until this many
+    /// seconds of counting are spent (at least two rounds).
+    Seconds(f64),
+}
+
+/// A projection of a whole count from a sample of its units.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Estimate {
+    /// The seed the sample was drawn with.
+    pub seed: u64,
+    /// Units in the plan.
+    pub units: usize,
+    /// Units counted.
+    pub sampled: usize,
+    /// The share of the plan's estimated cost the sample holds, in `[0, 1]`.
+    pub cost_share: f64,
+    /// Seconds preparing the plan's tables before its first unit.
+    pub prepare_seconds: f64,
+    /// Wall seconds counting the sample.
+    pub sample_seconds: f64,
+    /// Projected wall seconds of the whole count on this executor.
+    pub seconds: f64,
+    /// The 95% interval of [`seconds`](Self::seconds).
+    pub seconds_interval: (f64, f64),
+    /// Projected solutions of the whole board.
+    pub solutions: f64,
+    /// The 95% interval of [`solutions`](Self::solutions).
+    pub solutions_interval: (f64, f64),
+}
+
+/// Counts a sample of `plan`'s units with `counter` (its engine, threads
+/// and executor; `threads` is how many threads it counts on) and projects
+/// the whole count.
+///
+/// # Errors
+/// [`Error::Sample`] for a percentage outside `(0, 100]` or a number of
+/// seconds that is not positive; what counting the units may return.
+pub fn estimate(
+    plan: &Plan,
+    counter: &Counter<'_>,
+    threads: usize,
+    sample: Sample,
+    seed: u64,
+) -> Result<Estimate, Error> {
+    match sample {
+        Sample::Percent(p) if !(p > 0.0 && p <= 100.0) => {
+            return Err(Error::Sample(format!("{p}%")));
+        }
+        Sample::Seconds(s) if !(s > 0.0 && s.is_finite()) => {
+            return Err(Error::Sample(format!("{s} s")));
+        }
+        _ => {}
+    }
+    let strata = strata(plan, seed);
+    let started = Instant::now();
+    plan.prepare();
+    let prepare_seconds = started.elapsed().as_secs_f64();
+
+    let recorder = Recorder::default();
+    let counter = counter.observer(&recorder);
+    let started = Instant::now();
+    match sample {
+        Sample::Percent(p) => {
+            let ids: Vec<u32> = strata
+                .iter()
+                .flat_map(|s| {
+                    let want = (s.len() as f64 * p / 100.0).ceil() as usize;
+                    s[..want.clamp(s.len().min(2), s.len())].to_vec()
+                })
+                .collect();
+            counter.units(&ids).run_plan(plan)?;
+        }
+        Sample::Seconds(budget) => {
+            let round = threads.max(1) * 2;
+            let mut next = vec![0; strata.len()];
+            let mut rounds = 0;
+            while rounds < 2 || started.elapsed().as_secs_f64() < budget {
+                let ids = draw(&strata, &mut next, round);
+                if ids.is_empty() {
+                    break;
+                }
+                counter.units(&ids).run_plan(plan)?;
+                rounds += 1;
+            }
+        }
+    }
+    let sample_seconds = started.elapsed().as_secs_f64();
+    let done = recorder
+        .done
+        .into_inner()
+        .expect("no thread panicked holding it");
+
+    let mut counted = vec![None; plan.len()];
+    for d in &done {
+        counted[d.id as usize] = Some((d.elapsed.as_secs_f64(), d.solutions as f64));
+    }
+    let time = project(plan, &strata, &counted, |(t, _)| t);
+    let found = project(plan, &strata, &counted, |(_, s)| s);
+    let spent: f64 = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
+    let share = |x: f64| x / threads.max(1) as f64 + prepare_seconds;
+    let total_cost: f64 = (0..plan.len() as u32)
+        .map(|id| plan.cost_of(id) as f64)
+        .sum();
+    let sampled_cost: f64 = done.iter().map(|d| d.cost as f64).sum();
+    Ok(Estimate {
+        seed,
+        units: plan.len(),
+        sampled: done.len(),
+        cost_share: if total_cost > 0.0 {
+            sampled_cost / total_cost
+        } else {
+            1.0
+        },
+        prepare_seconds,
+        sample_seconds,
+        seconds: share(time.value),
+        seconds_interval: (
+            share((time.value - time.margin).max(spent)),
+            share(time.value + time.margin),
+        ),
+        solutions: found.value,
+        solutions_interval: (
+            (found.value - found.margin).max(0.0),
+            found.value + found.margin,
+        ),
+    })
+}
+
+/// The plan's ids cut into strata of about equal total cost, cheapest
+/// first, each shuffled by `seed`.
+fn strata(plan: &Plan, seed: u64) -> Vec<Vec<u32>> {
+    let mut ids: Vec<u32> = (0..plan.len() as u32).collect();
+    ids.sort_by_key(|&id| (plan.cost_of(id), id));
+    let total: u128 = ids.iter().map(|&id| u128::from(plan.cost_of(id))).sum();
+    let wanted = STRATA.min(ids.len()).max(1) as u128;
+    let mut out: Vec<Vec<u32>> = vec![Vec::new()];
+    let mut cost = 0u128;
+    for id in ids {
+        let here = u128::from(plan.cost_of(id));
+        // A stratum closes when it holds its share of the total cost.
+        let last = out.last_mut().expect("never empty");
+        last.push(id);
+        cost += here;
+        if cost * wanted >= total * out.len() as u128 && (out.len() as u128) < wanted {
+            out.push(Vec::new());
+        }
+    }
+    out.retain(|s| !s.is_empty());
+    let mut state = seed;
+    for stratum in &mut out {
+        // Fisher-Yates with SplitMix64: the same order for the same seed.
+        for i in (1..stratum.len()).rev() {
+            let j = (crate::count::cost::splitmix64(&mut state) % (i as u64 + 1)) as usize;
+            stratum.swap(i, j);
+        }
+    }
+    out
+}
+
+/// The next `round` units: one from each stratum in turn, each stratum's
+/// next in its shuffled order, until `round` are taken or none is left.
+fn draw(strata: &[Vec<u32>], next: &mut [usize], round: usize) -> Vec<u32> {
+    let mut ids = Vec::with_capacity(round);
+    while ids.len() < round {
+        let before = ids.len();
+        for (stratum, at) in strata.iter().zip(next.iter_mut()) {
+            if let Some(&id) = stratum.get(*at) {
+                ids.push(id);
+                *at += 1;
+            }
+        }
+        if ids.len() == before {
+            break;
+        }
+    }
+    ids
+}
+
+/// A projected total and the half-width of its 95% interval.
+struct Projection {
+    value: f64,
+    margin: f64,
+}
+
+/// The separate ratio estimator of a per-unit quantity (`of` picks it from
+/// a counted unit's time and solutions): in each stratum, its sampled
+/// units' ratio of the quantity to cost, times the stratum's cost; the
+/// variance is the usual one of that estimator, with the finite
+/// population correction (none left when every unit is counted).
+fn project(
+    plan: &Plan,
+    strata: &[Vec<u32>],
+    counted: &[Option<(f64, f64)>],
+    of: impl Fn((f64, f64)) -> f64,
+) -> Projection {
+    let (mut value, mut variance) = (0.0, 0.0);
+    for stratum in strata {
+        let cost = |id: u32| plan.cost_of(id) as f64;
+        let sample: Vec<(f64, f64)> = stratum
+            .iter()
+            .filter_map(|&id| counted[id as usize].map(|c| (cost(id), of(c))))
+            .collect();
+        let size = stratum.len() as f64;
+        let k = sample.len() as f64;
+        if sample.is_empty() {
+            continue;
+        }
+        let stratum_cost: f64 = stratum.iter().map(|&id| cost(id)).sum();
+        let sampled_cost: f64 = sample.iter().map(|&(c, _)| c).sum();
+        let sampled: f64 = sample.iter().map(|&(_, y)| y).sum();
+        let ratio = if sampled_cost > 0.0 {
+            sampled / sampled_cost
+        } else {
+            0.0
+        };
+        value += ratio * stratum_cost;
+        if k > 1.0 {
+            let spread: f64 = sample
+                .iter()
+                .map(|&(c, y)| (y - ratio * c).powi(2))
+                .sum::<f64>()
+                / (k - 1.0);
+            variance += size * size * (1.0 - k / size) * spread / k;
+        } else if k < size {
+            // One unit says nothing of the spread: assume the worst of a
+            // unit as far off as the estimate itself.
+            variance += (ratio * stratum_cost).powi(2);
+        }
+    }
+    Projection {
+        value,
+        margin: 1.96 * variance.max(0.0).sqrt(),
+    }
+}
+
+/// Keeps what the units of the sample report.
+#[derive(Default)]
+struct Recorder {
+    done: Mutex<Vec<UnitDone>>,
+}
+
+impl Observer for Recorder {
+    fn unit_done(&self, done: &UnitDone) {
+        self.done
+            .lock()
+            .expect("no thread panicked holding it")
+            .push(*done);
+    }
+}
+
+/// How long a count whose estimate is `seconds` would take, as text
+/// (`55 s`, `3.2 h`, `4.1 days`, `2.3 years`).
+#[must_use]
+pub fn human_duration(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86400.0, "years"),
+        (86400.0, "days"),
+        (3600.0, "h"),
+        (60.0, "min"),
+        (1.0, "s"),
+    ];
+    let (size, name) = UNITS
+        .into_iter()
+        .find(|&(size, _)| seconds >= size * 1.5)
+        .unwrap_or((1.0, "s"));
+    let value = seconds / size;
+    if value >= 100.0 || name == "s" && value >= 10.0 {
+        format!("{value:.0} {name}")
+    } else if name == "s" && value < 1.0 {
+        format!("{:.0} ms", value * 1000.0)
+    } else {
+        format!("{value:.1} {name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, Engine, known};
+
+    fn plan(n: u32, engine: Engine) -> Plan {
+        Plan::new(n, engine, &Config::default()).unwrap()
+    }
+
+    #[test]
+    fn the_same_seed_draws_the_same_strata() {
+        let p = plan(14, Engine::Constellations);
+        assert_eq!(strata(&p, 7), strata(&p, 7));
+        assert_ne!(strata(&p, 7), strata(&p, 8));
+        let mut all: Vec<u32> = strata(&p, 7).concat();
+        all.sort_unstable();
+        assert_eq!(all, (0..p.len() as u32).collect::<Vec<_>>());
+        assert_eq!(strata(&p, 7).len(), STRATA);
+    }
+
+    #[test]
+    fn strata_hold_about_equal_cost() {
+        let p = plan(16, Engine::Mirror);
+        let costs: Vec<u64> = strata(&p, 1)
+            .iter()
+            .map(|s| s.iter().map(|&id| p.cost_of(id)).sum())
+            .collect();
+        let total: u64 = costs.iter().sum();
+        let biggest_unit = (0..p.len() as u32).map(|id| p.cost_of(id)).max().unwrap();
+        for c in &costs {
+            assert!(*c <= total / costs.len() as u64 + biggest_unit, "{costs:?}");
+        }
+    }
+
+    #[test]
+    fn a_whole_sample_projects_the_exact_count() {
+        for (n, engine) in [
+            (8, Engine::Mirror),
+            (10, Engine::Constellations),
+            (12, Engine::Join),
+        ] {
+            let p = plan(n, engine);
+            let counter = Counter::new(n).engine(engine).threads(2);
+            let e = estimate(&p, &counter, 2, Sample::Percent(100.0), 3).unwrap();
+            assert_eq!(e.sampled, p.len());
+            let want = known::total(n).unwrap() as f64;
+            assert!(
+                (e.solutions - want).abs() < 0.5,
+                "n = {n}: {} vs {want}",
+                e.solutions
+            );
+            assert_eq!(e.solutions_interval.0, e.solutions);
+            assert_eq!(e.solutions_interval.1, e.solutions);
+            assert!((e.cost_share - 1.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn a_part_sample_has_a_sane_interval() {
+        let n = 13;
+        let p = plan(n, Engine::Constellations);
+        let counter = Counter::new(n).engine(Engine::Constellations).threads(1);
+        let e = estimate(&p, &counter, 1, Sample::Percent(10.0), 11).unwrap();
+        assert!(e.sampled < p.len() && e.sampled >= STRATA, "{e:?}");
+        let (low, high) = e.seconds_interval;
+        assert!(0.0 < low && low <= e.seconds && e.seconds <= high, "{e:?}");
+        let (low, high) = e.solutions_interval;
+        assert!(low <= e.solutions && e.solutions <= high, "{e:?}");
+        // The projected total is of the right order of magnitude.
+        let want = known::total(n).unwrap() as f64;
+        assert!(
+            e.solutions > want / 3.0 && e.solutions < want * 3.0,
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn bad_samples_are_refused() {
+        let p = plan(8, Engine::Mirror);
+        let counter = Counter::new(8);
+        for bad in [
+            Sample::Percent(0.0),
+            Sample::Percent(101.0),
+            Sample::Seconds(-1.0),
+        ] {
+            assert!(estimate(&p, &counter, 1, bad, 1).is_err(), "{bad:?}");
+        }
+        let e = estimate(&p, &counter, 1, Sample::Seconds(0.01), 1).unwrap();
+        assert!(e.sampled >= 2);
+    }
+
+    #[test]
+    fn durations_read_well() {
+        assert_eq!(human_duration(0.0123), "12 ms");
+        assert_eq!(human_duration(5.0), "5.0 s");
+        assert_eq!(human_duration(55.0), "55 s");
+        assert_eq!(human_duration(600.0), "10.0 min");
+        assert_eq!(human_duration(3.2 * 3600.0), "3.2 h");
+        assert_eq!(human_duration(4.1 * 86400.0), "4.1 days");
+    }
+}

@@ -1,0 +1,122 @@
+//! `queens estimate`: a seeded sample is the same every time, its
+//! projection and interval are sane, a whole sample projects the exact
+//! count, and bad input gets one line. Never a time.
+
+use serde_json::Value;
+
+use crate::common::cli::{queens, rejects, stdout};
+
+fn estimate(args: &[&str]) -> Value {
+    let mut all = vec!["estimate"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    serde_json::from_str(&stdout(&queens(&all).success())).unwrap()
+}
+
+#[test]
+fn the_same_seed_samples_the_same_units() {
+    let first = estimate(&[
+        "13",
+        "--engine",
+        "constellations",
+        "--sample",
+        "10%",
+        "--seed",
+        "42",
+    ]);
+    let again = estimate(&[
+        "13",
+        "--engine",
+        "constellations",
+        "--sample",
+        "10%",
+        "--seed",
+        "42",
+    ]);
+    for field in [
+        "seed",
+        "units",
+        "sampled",
+        "cost_share",
+        "projected_solutions",
+    ] {
+        assert_eq!(first[field], again[field], "{field}");
+    }
+    assert_eq!(first["seed"], 42);
+    let other = estimate(&[
+        "13",
+        "--engine",
+        "constellations",
+        "--sample",
+        "10%",
+        "--seed",
+        "43",
+    ]);
+    assert_ne!(first["cost_share"], other["cost_share"]);
+}
+
+#[test]
+fn a_sample_projects_a_sane_interval_and_total() {
+    let e = estimate(&[
+        "14", "--engine", "mirror", "--sample", "20%", "--seed", "1", "-j", "2",
+    ]);
+    let f = |k: &str| e[k].as_f64().unwrap();
+    assert!(0.0 < f("low_seconds"), "{e}");
+    assert!(f("low_seconds") <= f("projected_seconds"), "{e}");
+    assert!(f("projected_seconds") <= f("high_seconds"), "{e}");
+    assert!(f("low_solutions") <= f("projected_solutions"), "{e}");
+    assert!(f("projected_solutions") <= f("high_solutions"), "{e}");
+    let known = e["known_solutions"].as_f64().unwrap();
+    assert_eq!(known, 365_596.0);
+    assert!(f("projected_solutions") > known / 3.0 && f("projected_solutions") < known * 3.0);
+    assert_eq!(e["threads"], 2);
+}
+
+#[test]
+fn a_whole_sample_projects_the_exact_count() {
+    for (n, engine) in [("10", "mirror"), ("11", "constellations"), ("12", "join")] {
+        let e = estimate(&[n, "--engine", engine, "--sample", "100%"]);
+        assert_eq!(e["sampled"], e["units"], "{engine}");
+        let got = e["projected_solutions"].as_f64().unwrap();
+        let known = e["known_solutions"].as_f64().unwrap();
+        assert!((got - known).abs() < 0.5, "{engine}: {got} vs {known}");
+        assert_eq!(e["low_solutions"], e["high_solutions"], "{engine}");
+    }
+}
+
+#[test]
+fn a_time_budget_samples_every_stratum() {
+    let e = estimate(&[
+        "15",
+        "--engine",
+        "constellations",
+        "--seconds",
+        "0.2",
+        "--seed",
+        "3",
+    ]);
+    assert!(
+        e["sampled"].as_u64().unwrap() >= queens::STRATA as u64,
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_input_gets_one_line() {
+    rejects(
+        &["estimate", "12", "--sample", "0"],
+        &["sample size", "above 0"],
+    );
+    rejects(&["estimate", "12", "--sample", "150%"], &["at most 100"]);
+    rejects(&["estimate", "12", "--sample", "x"], &["sample size"]);
+    rejects(&["estimate", "12", "--seconds", "-1"], &["seconds above 0"]);
+    rejects(
+        &["estimate", "12", "--sample", "5", "--seconds", "3"],
+        &["cannot be used with"],
+    );
+    rejects(&["estimate", "33"], &["out of range"]);
+    rejects(
+        &["estimate", "3", "--engine", "constellations"],
+        &["out of range"],
+    );
+}
