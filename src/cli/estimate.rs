@@ -11,6 +11,7 @@ use std::time::Instant;
 use queens::{Config, Counter, Engine, Executor, MAX_N, Plan, Sample, human_duration, known};
 use serde::Serialize;
 
+use super::EXIT_USAGE;
 use super::args::{parse_board_size, parse_threads};
 use super::report::{Form, Human, Report};
 use super::verify::{fresh_seed, parse_percent};
@@ -165,7 +166,13 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     let engine = counter.chosen_engine();
     let config = Config::default().with_memory_limit(super::memory::available()?);
     let started = Instant::now();
-    let plan = Plan::new(n, engine, &config)?;
+    let plan = match Plan::new(n, engine, &config) {
+        Ok(plan) => plan,
+        Err(refused) => {
+            eprintln!("queens: {refused}");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
     let plan_seconds = started.elapsed().as_secs_f64();
     let threads_used = match executor {
         Executor::Gpu => 1,
