@@ -211,6 +211,22 @@ fn the_old_gpu_engine_is_refused_with_one_line() {
     );
 }
 
+/// `--split-depth` shapes the mirror engine's units only, and `--gpu`
+/// counts with the constellations engine unless told: the refusal says so,
+/// GPU or none.
+#[test]
+fn a_split_depth_with_gpu_names_the_engine_it_would_miss() {
+    use crate::common::cli::{one_error_line, queens};
+    one_error_line(
+        queens(&["count", "12", "--gpu", "--split-depth", "3"]),
+        2,
+        &[
+            "--gpu counts with the constellations engine",
+            "--engine mirror",
+        ],
+    );
+}
+
 /// The CLI counts on a GPU where there is one, and refuses with exit 2
 /// and one line where there is none; a board the engine does not cover
 /// is refused either way.
@@ -228,9 +244,12 @@ fn the_cli_counts_on_a_gpu_or_refuses_a_missing_one_with_exit_2_and_one_line() {
         "--json",
     ];
     if find_gpu().is_ok() {
-        let out = queens(&["count", "12", "--gpu", "-q"]).success();
-        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-        assert_eq!(stdout.trim(), known::total(12).unwrap().to_string());
+        for engine in [&[][..], &["--engine", "mirror"]] {
+            let args = [&["count", "12", "--gpu", "-q"][..], engine].concat();
+            let out = queens(&args).success();
+            let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+            assert_eq!(stdout.trim(), known::total(12).unwrap().to_string());
+        }
         let out = queens(&bench).success();
         let record: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
         assert_eq!(record["workload"]["solutions"], 14_200, "{record}");

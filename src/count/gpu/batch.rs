@@ -3,7 +3,7 @@
 //! launch a batch.
 
 use super::device::Device;
-use super::{MIN_GPU_N, Root, Tasks, max_depth, task_depth};
+use super::{MIN_GPU_N, Root, Tasks, max_depth, restricted, task_depth};
 use crate::Error;
 use crate::count::options::GpuOptions;
 use crate::cpu::Features;
@@ -29,8 +29,7 @@ impl Gpu {
     /// The tasks of `roots` of an `n`-board, cut on the current rayon pool:
     /// the CPU's share of a batch, done while the GPU counts the one before.
     pub fn cut(&self, n: u32, roots: &[Root]) -> Tasks {
-        let restricted = roots.iter().any(|r| r.allowed.is_some());
-        Tasks::build(n, task_depth(n, &self.options, restricted), roots)
+        Tasks::build(n, task_depth(n, &self.options, restricted(roots)), roots)
     }
 
     /// Counts `roots` of an `n`-board, cut into `tasks` by [`cut`](Self::cut):

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
-use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
+use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
 
 use super::Tasks;
 use crate::count::options::GpuOptions;
@@ -22,6 +22,23 @@ const SOURCE: &str = include_str!("kernel.cu");
 /// Threads per block: on an H100 at n = 20, 64 and 256 were 1-4% slower
 /// (results/).
 const BLOCK: u32 = 128;
+
+/// Compiles the kernels with NVRTC for compute capability `major.minor`,
+/// the stack's stride fixed to `stride` threads (else read at run time).
+/// Needs NVRTC, not a GPU.
+///
+/// # Errors
+/// A one-line reason: the compiler's.
+fn compile((major, minor): (i32, i32), stride: Option<u32>) -> Result<Ptx, String> {
+    let mut flags = vec![format!("--gpu-architecture=compute_{major}{minor}")];
+    flags.extend(stride.map(|block| format!("-DQUEENS_BLOCK={block}")));
+    let options = CompileOptions {
+        options: flags,
+        ..CompileOptions::default()
+    };
+    compile_ptx_with_opts(SOURCE, options)
+        .map_err(|e| format!("compiling the GPU kernel with NVRTC: {e}"))
+}
 
 /// One GPU, its stream and the compiled kernels.
 pub(crate) struct Device {
@@ -99,16 +116,8 @@ impl Device {
                 ));
             }
         };
-        let mut flags = vec![format!("--gpu-architecture=compute_{major}{minor}")];
-        if !options.dynamic_stride {
-            flags.push(format!("-DQUEENS_BLOCK={block}"));
-        }
-        let options = CompileOptions {
-            options: flags,
-            ..CompileOptions::default()
-        };
-        let ptx = compile_ptx_with_opts(SOURCE, options)
-            .map_err(|e| format!("compiling the GPU kernel with NVRTC: {e}"))?;
+        let stride = (!options.dynamic_stride).then_some(block);
+        let ptx = compile((major, minor), stride)?;
         let module = ctx
             .load_module(ptx)
             .map_err(|e| format!("loading the GPU kernel: {e}"))?;
@@ -205,5 +214,29 @@ impl Device {
         #[allow(unsafe_code)]
         unsafe { launch.launch(config) }.map_err(failed)?;
         stream.clone_dtoh(&counts).map_err(failed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where NVRTC is found (no GPU needed), the kernels compile, both with
+    /// the stride fixed and read at run time; elsewhere (CI) the test has
+    /// nothing to check.
+    #[test]
+    fn the_kernels_compile_where_nvrtc_is_found() {
+        // SAFETY: only tries to open the NVRTC library by its names; no
+        // symbol of it is called.
+        #[allow(unsafe_code)]
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            return;
+        }
+        for stride in [Some(BLOCK), None] {
+            let ptx = compile((9, 0), stride).unwrap().to_src();
+            for kernel in ["count_tasks", "count_tasks_allowed"] {
+                assert!(ptx.contains(&format!(".entry {kernel}(")), "{stride:?}");
+            }
+        }
     }
 }

@@ -12,10 +12,10 @@
 //   count_tasks          the mirror engine's tasks, three words each: every
 //                        row allows every column of the board.
 //   count_tasks_allowed  the constellations engine's, four words each: the
-//                        fourth is the index of the task's start in a table
-//                        of n words a start, the columns each row allows
-//                        given the queens fixed on the border (a side
-//                        queen's row allows its column alone).
+//                        fourth is the index of the task's start among the
+//                        tables, n words a start: the columns each row
+//                        allows given the queens fixed on the border (a
+//                        side queen's row allows its column alone).
 //
 // count_task_allowed in mod.rs is the same walk in Rust, the reference the
 // tests run without a GPU; tests/gpu/harness.cpp runs this file on the
@@ -26,12 +26,12 @@
 // task yet" mark) ran n = 20 in 3.8 s and n = 21 in 28.4 s on an H100,
 // against 3.6 s and 26.0 s for this one (two sessions; results/).
 //
-// Measured on an H100 at n = 20 (results/), with count_tasks written out
-// by hand (the same code as the template below once inlined; not re-timed
-// since): this kernel 4.0 s; the
-// state in registers with a word a level on the stack 7.7 s (a step back up
-// is a step of its own, and a warp runs both kinds of step); the last two
-// rows counted at once 4.1 s; the top frame cached in registers 4.8 s.
+// Measured on an H100 at n = 20 (results/), count_tasks (then written out
+// by hand; NVRTC 13 compiles the template below to the same PTX for it):
+// this kernel 4.0 s; the state in registers with a word a level on the
+// stack 7.7 s (a step back up is a step of its own, and a warp runs both
+// kinds of step); the last two rows counted at once 4.1 s; the top frame
+// cached in registers 4.8 s. count_tasks_allowed has not been timed yet.
 
 // Threads per block, fixed at compile time so that the stack's stride is
 // a constant (`-DQUEENS_BLOCK=128`); else read at run time.

@@ -7,11 +7,12 @@
 //! A unit is far too big for one GPU thread, so it is cut further: every
 //! placement of the first [`task_depth`] rows that extends the unit is a
 //! *task*, the three `u32` masks of the attacks on its next row. A
-//! constellations unit (a [`Start`]: queens fixed on the four border lines)
-//! also restricts each row to the columns its fixed queens leave (a side
-//! queen's row to that queen's column), so its tasks carry a fourth word,
-//! the index of the start's table of allowed columns in the batch, and the
-//! batch uploads one table of `n` words per start. A batch of units becomes
+//! constellations unit (a [`Start`](super::constellations::Start): queens
+//! fixed on the four border lines) also restricts each row to the columns
+//! its fixed queens leave (a side queen's row to that queen's column), so
+//! its tasks carry a fourth word, the index of the start's table of allowed
+//! columns in the batch, and the batch uploads one table of `n` words per
+//! start. A batch of units becomes
 //! one array of tasks, counted by one kernel launch with one 64-bit count
 //! per task; the host adds them per unit in `u128` and multiplies by the
 //! unit's weight. The runner (`count/run.rs`) hands the batches over, from
@@ -69,12 +70,12 @@ pub(crate) fn task_depth(n: u32, options: &GpuOptions, restricted: bool) -> u32 
         // one (each choice of them is a start of its own), so the first
         // rows of its units hold many more placements in all than those of
         // the mirror engine's: at n = 20, 5 rows are 54 million tasks, 7
-        // rows 1.1 billion. Chosen
-        // for about as many tasks as the mirror engine's cut: n = 16, 4 rows,
-        // 0.7 million; n = 18, 5 rows, 13 million; n = 22, 5 rows, 180
-        // million; above n = 22 one row less, to keep a batch's tasks to a
-        // few hundred MB (n = 23: 4 rows, 35 million; 5 rows would be 308
-        // million). Counted on the CPU, not yet timed on a GPU.
+        // rows 1.1 billion. Chosen for tasks of the same order of number
+        // as the mirror engine's cut: n = 16, 4 rows, 0.7 million; n = 18,
+        // 5 rows, 13 million; n = 22, 5 rows, 180 million; above n = 22 one
+        // row less, to keep a batch's tasks to a few hundred MB (n = 23:
+        // 4 rows, 35 million; 5 rows would be 308 million). Counted on the
+        // CPU, not yet timed on a GPU.
         match n {
             0..=11 => n / 2,
             12..=17 => 4,
@@ -117,6 +118,11 @@ impl Root {
             weight: unit.weight,
         }
     }
+}
+
+/// Whether `roots` restrict their rows (the constellations engine's units).
+pub(crate) fn restricted(roots: &[Root]) -> bool {
+    roots.iter().any(|r| r.allowed.is_some())
 }
 
 /// `Ok` when the GPU can run `plan`: a backtracking plan (the
@@ -172,7 +178,7 @@ pub(crate) fn roots(plan: &Plan, ids: &[u32]) -> Vec<Root> {
 /// `r`'s allowed columns at `n * index + r`), and
 /// `starts[i]..starts[i + 1]` are the tasks of the `i`-th unit. A unit
 /// that fixes more rows than a task would has no tasks:
-/// [`unit_total`](Self::unit_total) counts it on the host.
+/// [`totals`](Self::totals) counts it on the host.
 pub(crate) struct Tasks {
     pub words: Vec<u32>,
     pub tables: Vec<u32>,
@@ -191,7 +197,7 @@ impl Tasks {
     /// cut in parallel, on the current rayon pool.
     pub fn build(n: u32, depth: u32, roots: &[Root]) -> Self {
         debug_assert!((MIN_GPU_N..=MAX_N).contains(&n) && depth <= max_depth(n));
-        let restricted = roots.iter().any(|r| r.allowed.is_some());
+        let restricted = restricted(roots);
         debug_assert!(roots.iter().all(|r| r.allowed.is_some() == restricted));
         let every = [full_mask(n); MAX_N as usize];
         let parts: Vec<Vec<u32>> = roots
@@ -265,7 +271,7 @@ impl Tasks {
 
     /// The contribution of unit `i` (of the units built, in order), given
     /// one count per task: counted on the host when the unit has no tasks.
-    pub fn unit_total(
+    fn unit_total(
         &self,
         n: u32,
         i: usize,
