@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# The GPU engine's checks and timings on a machine with an NVIDIA GPU and
+# The GPU executor's checks and timings on a machine with an NVIDIA GPU and
 # many cores (the `device` machine: H100, 16 cores), plus the CPU engines'
 # thread scaling there. Runs a prebuilt binary; writes JSON lines and a log.
 #
 #   bash benches/gpu-device.sh BIN OUTDIR PHASE...
 #
-# Phases: env, correct (n = 4..18 on the GPU, cross-checked by the join),
-# tune (the variant under measurement), plan (shards, a journal, Ctrl-C and
-# resume), times (n = 16..21 on the GPU and the CPU engines), big (n = 22),
-# scaling (the CPU engines on 1..16 threads).
+# Phases: env, correct (n = 4..18 on the GPU, both plans, cross-checked by
+# the join), tune (the variant under measurement), depth (the rows a
+# constellations task fixes, at n = 20), plan (shards, a journal, Ctrl-C and
+# resume), times (n = 16..21 on the GPU, the constellations and the mirror
+# plans interleaved, and the CPU engines), big (n = 22, both plans),
+# scaling (the CPU engines on 1..16 threads), ygch (ygch/n_queens at
+# n = 20 and 21, when YGCH_N_QUEENS names its built binary: nothing is
+# fetched, the device has no network).
 set -uo pipefail
 bin=$1 out=$2
 shift 2
@@ -47,7 +51,8 @@ for phase in "$@"; do
         "$bin" --version; } 2>&1 | tee -a "$out/log.txt"
       ;;
     correct)
-      run gpu-4..18-cross "$bin" count 4..18 --gpu --cross-check
+      run gpu-constellations-4..18-cross "$bin" count 4..18 --gpu --cross-check
+      run gpu-mirror-4..18-cross "$bin" count 4..18 --gpu --engine mirror --cross-check
       ;;
     tune)
       # The stack's stride fixed at compile time or read at run time,
@@ -55,6 +60,15 @@ for phase in "$@"; do
       for rep in 1 2; do
         run "gpu-n20-static-rep$rep" "$bin" count 20 --gpu
         QUEENS_GPU_DYNAMIC_STRIDE=1 run "gpu-n20-dynamic-rep$rep" "$bin" count 20 --gpu
+      done
+      ;;
+    depth)
+      # Rows a constellations task fixes (default 5 at n = 20: 54 million
+      # tasks; 4: 8.5 million; 6: 274 million), interleaved.
+      for rep in 1 2; do
+        for d in 4 5 6; do
+          QUEENS_GPU_DEPTH=$d run "gpu-n20-depth$d-rep$rep" "$bin" count 20 --gpu
+        done
       done
       ;;
     plan)
@@ -72,19 +86,36 @@ for phase in "$@"; do
       ;;
     times)
       for rep in 1 2 3; do
-        run "gpu-16..21-rep$rep" "$bin" count 16..21 --gpu
+        run "gpu-constellations-16..21-rep$rep" "$bin" count 16..21 --gpu
+        run "gpu-mirror-16..21-rep$rep" "$bin" count 16..21 --gpu --engine mirror
       done
       run join-16..20 "$bin" count 16..20 --engine join
       run mirror-16..18 "$bin" count 16..18 --engine mirror
       ;;
     big)
-      LIMIT=400 run gpu-22 "$bin" count 22 --gpu
+      LIMIT=400 run gpu-constellations-22 "$bin" count 22 --gpu
+      LIMIT=400 run gpu-mirror-22 "$bin" count 22 --gpu --engine mirror
       ;;
     scaling)
       for t in 1 2 4 8 16; do
         run "join-18-j$t" "$bin" count 18 --engine join -j $t
         run "mirror-16-j$t" "$bin" count 16 --engine mirror -j $t
       done
+      ;;
+    ygch)
+      # ygch/n_queens (`./n_queens N 6`: the first 6 rows placed on the
+      # CPU), built beforehand on the device; it prints its own times.
+      if [ -x "${YGCH_N_QUEENS:-}" ]; then
+        for n in 20 21; do
+          for rep in 1 2; do
+            started=$(date +%s.%N)
+            timeout "${LIMIT:-150}" "$YGCH_N_QUEENS" $n 6 2>&1 | tail -3 | sed "s/^/ygch-$n-rep$rep: /" | tee -a "$out/log.txt"
+            log "  (ygch-$n-rep$rep: $(awk "BEGIN { print $(date +%s.%N) - $started }") s wall)"
+          done
+        done
+      else
+        log "ygch: skipped (set YGCH_N_QUEENS to a built ygch/n_queens binary)"
+      fi
       ;;
     *) log "unknown phase $phase" ;;
   esac

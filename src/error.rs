@@ -100,11 +100,12 @@ pub enum Error {
     #[error("unknown engine '{0}': expected mirror or join")]
     UnknownEngine(String),
     /// `gpu`, the GPU engine of an older queens: the GPU now runs the
-    /// mirror engine's plans (see [`crate::Executor::Gpu`]), so its plans,
-    /// journals and shards are the mirror engine's.
+    /// constellations and mirror engines' plans (see
+    /// [`crate::Executor::Gpu`]), so its plans, journals and shards are
+    /// theirs.
     #[error(
         "engine 'gpu' was the GPU engine of an older queens, whose plans this queens does not \
-         have: count again (the GPU now runs the mirror engine's plan, with --gpu)"
+         have: count again (the GPU now runs the constellations engine's plan, with --gpu)"
     )]
     OldGpuEngine,
     /// A board size without a solution (2 and 3), where one was asked for.

@@ -62,10 +62,11 @@ pub enum Refusal {
         found: String,
     },
     /// A journal of the GPU engine of an older queens (`engine=gpu`): the
-    /// GPU now runs the mirror engine's plans, whose hash differs.
+    /// GPU now runs the constellations and mirror engines' plans, whose
+    /// hashes differ.
     #[error(
         "it was written by the GPU engine of an older queens, whose plans this queens does not \
-         have: count again (--gpu now runs the mirror engine's plan), or finish it with that \
+         have: count again (--gpu now runs the constellations engine's plan), or finish it with that \
          older queens"
     )]
     GpuEngine,

@@ -102,6 +102,7 @@ pub use unique::{
 /// they change without notice.
 #[doc(hidden)]
 pub mod internals {
+    pub use crate::count::gpu::count_with_kernel;
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};
 }

@@ -1,11 +1,13 @@
 //! The GPU executor without a GPU: the CUDA kernels themselves run on the
 //! CPU by a small C++ harness, and the refusals of a machine or a build
 //! without a GPU; with a GPU, the counts it gives. (The task cut and the
-//! per-task search are pinned by the library's unit tests.)
+//! Rust reference of the per-task search are pinned by the library's unit
+//! tests.)
 
 use std::path::Path;
 use std::process::Command;
 
+use queens::internals::count_with_kernel;
 use queens::{Config, Counter, Engine, Error, Executor, Plan, find_gpu, known};
 
 /// Builds `tests/gpu/harness.cpp` around `src/count/gpu/kernel.cu` with the
@@ -55,9 +57,54 @@ fn the_cuda_kernel_run_on_the_cpu_counts_a000170() {
     }
 }
 
+/// `count_tasks_allowed` run on the CPU over exactly what a launch
+/// uploads (the tasks of every start, four words each, and the starts'
+/// tables), cut at one row, about half the board and the deepest cut:
+/// every start of every constellations plan from n = 4 to 13 counts what
+/// the plain recursion counts for it.
+#[test]
+fn the_cuda_kernel_with_tables_counts_every_start_as_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let harness = harness(dir.path());
+    let file = dir.path().join("tasks.txt");
+    for n in 4..=13 {
+        let plan = Plan::new(n, Engine::Constellations, &Config::default()).unwrap();
+        let ids: Vec<u32> = (0..plan.len() as u32).collect();
+        let plain: Vec<u128> = ids
+            .iter()
+            .map(|&id| plan.count_plainly(id).unwrap().unwrap())
+            .collect();
+        assert_eq!(Some(plain.iter().sum()), known::total(n), "n = {n}");
+        for depth in [1, n / 2, n - 2] {
+            let counted = count_with_kernel(&plan, &ids, depth, |words, tables| {
+                let mut text = format!("{n} {} {}\n", words.len() / 4, tables.len());
+                for word in words.iter().chain(tables) {
+                    text.push_str(&word.to_string());
+                    text.push('\n');
+                }
+                std::fs::write(&file, text).unwrap();
+                let out = Command::new(&harness)
+                    .arg("count_tasks_allowed")
+                    .arg(&file)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "n = {n}, depth {depth}");
+                String::from_utf8(out.stdout)
+                    .unwrap()
+                    .lines()
+                    .map(|line| line.parse().unwrap())
+                    .collect()
+            })
+            .unwrap();
+            assert_eq!(counted, plain, "n = {n}, depth {depth}");
+        }
+    }
+}
+
 /// Without a GPU (CI has none), or without the `gpu` feature, a count on
 /// the GPU refuses with one line, before any unit; with one, it counts
-/// A000170 on the mirror engine's plan.
+/// A000170 on the constellations engine's plan, and on the mirror
+/// engine's when asked.
 #[test]
 fn a_gpu_count_is_exact_or_refused_with_one_line() {
     let counted = Counter::new(10).executor(Executor::Gpu).run();
@@ -65,7 +112,13 @@ fn a_gpu_count_is_exact_or_refused_with_one_line() {
         let count = counted.unwrap();
         assert_eq!(Some(count.solutions), known::total(10));
         assert_eq!(count.executor, Executor::Gpu);
-        assert_eq!(count.engine, Engine::Mirror);
+        assert_eq!(count.engine, Engine::Constellations);
+        let mirror = Counter::new(10)
+            .engine(Engine::Mirror)
+            .executor(Executor::Gpu)
+            .run()
+            .unwrap();
+        assert_eq!(Some(mirror.solutions), known::total(10));
         return;
     }
     let err = counted.unwrap_err();
@@ -90,11 +143,16 @@ fn a_build_without_the_gpu_feature_refuses_and_says_how_to_build_one() {
 
 /// The GPU is an executor of backtracking plans: the join's, and boards
 /// too small to cut, are refused with one line whether or not a GPU is
-/// there; the plan it runs is the mirror engine's, hash and all.
+/// there; the plan it runs unasked is the constellations engine's, hash and
+/// all, and the mirror engine's when named.
 #[test]
-fn the_gpu_runs_the_mirror_plan_only() {
+fn the_gpu_runs_the_backtracking_plans_only() {
     for (n, engine, needle) in [
-        (12, Engine::Join, "only the mirror engine's plans"),
+        (
+            12,
+            Engine::Join,
+            "the GPU runs the constellations and mirror engines' plans only",
+        ),
         (3, Engine::Mirror, "n >= 4"),
     ] {
         let err = Counter::new(n)
@@ -107,18 +165,23 @@ fn the_gpu_runs_the_mirror_plan_only() {
         };
         assert!(line.contains(needle) && !line.contains('\n'), "{line}");
     }
-    let on_gpu = Counter::new(14).executor(Executor::Gpu).plan().unwrap();
     let config = Config::default().with_executor(Executor::Gpu);
-    assert_eq!(
-        on_gpu.hash(),
-        Plan::new(14, Engine::Mirror, &config).unwrap().hash()
-    );
-    assert_eq!(
-        on_gpu.hash(),
-        Plan::new(14, Engine::Mirror, &Config::default())
-            .unwrap()
-            .hash()
-    );
+    for (asked, engine) in [
+        (None, Engine::Constellations),
+        (Some(Engine::Mirror), Engine::Mirror),
+    ] {
+        let counter = Counter::new(14).executor(Executor::Gpu);
+        let on_gpu = asked.map_or(counter, |e| counter.engine(e)).plan().unwrap();
+        assert_eq!(on_gpu.engine(), engine);
+        assert_eq!(
+            on_gpu.hash(),
+            Plan::new(14, engine, &config).unwrap().hash()
+        );
+        assert_eq!(
+            on_gpu.hash(),
+            Plan::new(14, engine, &Config::default()).unwrap().hash()
+        );
+    }
 }
 
 /// `gpu` is no engine any more: its name, in a plan header or on the
@@ -139,12 +202,28 @@ fn the_old_gpu_engine_is_refused_with_one_line() {
     one_error_line(
         queens(&["count", "12", "--gpu", "--engine", "join"]),
         2,
-        &["--gpu runs the mirror engine's plans only"],
+        &["--gpu runs the constellations and mirror engines' plans only"],
     );
     one_error_line(
         queens(&["count", "3", "--gpu"]),
         2,
         &["--gpu counts 4 <= n"],
+    );
+}
+
+/// `--split-depth` shapes the mirror engine's units only, and `--gpu`
+/// counts with the constellations engine unless told: the refusal says so,
+/// GPU or none.
+#[test]
+fn a_split_depth_with_gpu_names_the_engine_it_would_miss() {
+    use crate::common::cli::{one_error_line, queens};
+    one_error_line(
+        queens(&["count", "12", "--gpu", "--split-depth", "3"]),
+        2,
+        &[
+            "--gpu counts with the constellations engine",
+            "--engine mirror",
+        ],
     );
 }
 
@@ -165,9 +244,12 @@ fn the_cli_counts_on_a_gpu_or_refuses_a_missing_one_with_exit_2_and_one_line() {
         "--json",
     ];
     if find_gpu().is_ok() {
-        let out = queens(&["count", "12", "--gpu", "-q"]).success();
-        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-        assert_eq!(stdout.trim(), known::total(12).unwrap().to_string());
+        for engine in [&[][..], &["--engine", "mirror"]] {
+            let args = [&["count", "12", "--gpu", "-q"][..], engine].concat();
+            let out = queens(&args).success();
+            let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+            assert_eq!(stdout.trim(), known::total(12).unwrap().to_string());
+        }
         let out = queens(&bench).success();
         let record: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
         assert_eq!(record["workload"]["solutions"], 14_200, "{record}");
@@ -180,6 +262,6 @@ fn the_cli_counts_on_a_gpu_or_refuses_a_missing_one_with_exit_2_and_one_line() {
     one_error_line(
         queens(&["bench", "12", "--gpu", "--engine", "join"]),
         2,
-        &["--gpu runs the mirror engine's plans only"],
+        &["--gpu runs the constellations and mirror engines' plans only"],
     );
 }

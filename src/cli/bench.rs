@@ -60,8 +60,8 @@ pub struct BenchArgs {
     engine: Option<Engine>,
 
     /// Count N on the NVIDIA GPU (a build with `--features gpu`): the
-    /// mirror engine's plan; --threads then sets the CPU threads that cut
-    /// the tasks.
+    /// constellations engine's plan, or the mirror engine's with --engine
+    /// mirror; --threads then sets the CPU threads that cut the tasks.
     #[arg(long, requires = "n")]
     gpu: bool,
 
@@ -178,7 +178,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         queens::find_gpu().map_err(|why| super::UsageError(why.to_string()))?;
     }
     let workload = match (args.n, args.gpu) {
-        (Some(n), true) => Workload::custom(n, Some(Engine::Mirror)).with_executor(Executor::Gpu),
+        (Some(n), true) => {
+            let engine = args.engine.unwrap_or_else(|| super::options::gpu_engine(n));
+            Workload::custom(n, Some(engine)).with_executor(Executor::Gpu)
+        }
         (Some(n), false) => Workload::custom(n, args.engine),
         (None, _) => Workload::v1(),
     }

@@ -78,7 +78,8 @@ pub struct CountArgs {
     engine: Option<Engine>,
 
     /// Run the plan's units on the NVIDIA GPU (a build with `--features
-    /// gpu`): the mirror engine's plan, the same hash, journal and shards.
+    /// gpu`): the constellations engine's plan, or the mirror engine's with
+    /// --engine mirror; the same hash, journal and shards as on the CPU.
     #[arg(long, conflicts_with = "algorithm")]
     gpu: bool,
 
@@ -820,7 +821,7 @@ impl CountArgs {
         match (self.algorithm, self.engine) {
             (Some(a), _) => Method::Ladder(a),
             (None, Some(e)) => Method::Engine(e),
-            (None, None) if self.gpu => Method::Engine(Engine::Mirror),
+            (None, None) if self.gpu => Method::Engine(super::options::gpu_engine(n)),
             (None, None) => Method::Engine(Engine::best_for(n)),
         }
     }
@@ -836,6 +837,10 @@ impl CountArgs {
         Some(match method {
             Method::Ladder(a) => format!(
                 "--split-depth applies to --algorithm bitmask and parallel only, not {a}: drop it"
+            ),
+            Method::Engine(e) if self.gpu && self.engine.is_none() => format!(
+                "--split-depth applies to the mirror engine only, and --gpu counts with the \
+                 {e} engine unless told: add --engine mirror, or drop --split-depth"
             ),
             Method::Engine(e) if self.engine.is_some() => format!(
                 "--split-depth applies to the mirror engine only, not {e} (its units \

@@ -98,8 +98,8 @@ impl TypedValueParser for EngineParser {
         if value == "gpu" {
             return Err(cmd.clone().error(
                 clap::error::ErrorKind::InvalidValue,
-                "--engine gpu is now --gpu: the GPU runs the mirror engine's plan \
-                 (queens count N --gpu)",
+                "--engine gpu is now --gpu: the GPU runs the constellations engine's \
+                 plan (queens count N --gpu)",
             ));
         }
         clap::builder::EnumValueParser::<Engine>::new().parse_ref(cmd, arg, value)
@@ -114,13 +114,21 @@ impl TypedValueParser for EngineParser {
     }
 }
 
+/// The engine `--gpu` counts an `n`-board with when none is named: the
+/// library's choice for the GPU.
+pub fn gpu_engine(n: u32) -> Engine {
+    queens::Counter::new(n)
+        .executor(queens::Executor::Gpu)
+        .chosen_engine()
+}
+
 /// Why `--gpu` cannot count an `n`-board with `engine` (`None`: the one
-/// `--gpu` picks, the mirror engine), in one line.
+/// `--gpu` picks, the constellations engine), in one line.
 pub fn refuse_gpu(engine: Option<Engine>, n: u32) -> Option<String> {
-    if let Some(engine) = engine.filter(|&e| e != Engine::Mirror) {
+    if let Some(engine) = engine.filter(|e| !matches!(e, Engine::Constellations | Engine::Mirror)) {
         return Some(format!(
-            "--gpu runs the mirror engine's plans only (the GPU backtracks), not the {engine} \
-             engine's: drop --engine {engine}, or drop --gpu"
+            "--gpu runs the constellations and mirror engines' plans only (the GPU \
+             backtracks), not the {engine} engine's: drop --engine {engine}, or drop --gpu"
         ));
     }
     (n < 4).then(|| format!("--gpu counts 4 <= n <= 32: n = {n} leaves too few rows to cut"))

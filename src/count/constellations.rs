@@ -245,7 +245,7 @@ pub(crate) fn start_count(n: u32) -> usize {
 /// What the kernel searches for a start: the attacks on row 1 of the top
 /// queen, and each row's allowed columns given every border queen (a side
 /// queen's row allows its column alone).
-fn search_of(n: u32, border: [u8; 4]) -> (Masks, RowMasks) {
+pub(crate) fn search_of(n: u32, border: [u8; 4]) -> (Masks, RowMasks) {
     let full = full_mask(n);
     let squares = squares(n, border);
     let mut allowed = [0; MAX_N as usize];

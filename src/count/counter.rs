@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::ThreadPool;
 
-use super::gpu::{Gpu, MIN_GPU_N};
+use super::gpu::Gpu;
 use super::options::Options;
 use super::plan::threads_of;
 use super::run::{self, Observer, Runner};
@@ -125,8 +125,9 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Where the units run: the CPU (default) or, for the mirror engine's
-    /// plans, the GPU.
+    /// Where the units run: the CPU (default) or, for the backtracking
+    /// engines' plans (the constellations and the mirror engine's), the
+    /// GPU.
     #[must_use]
     pub fn executor(mut self, executor: Executor) -> Self {
         self.config.executor = executor;
@@ -184,12 +185,13 @@ impl<'a> Counter<'a> {
     }
 
     /// The engine this count uses: the one named, else on the GPU the
-    /// mirror engine (the only one it runs), else [`Engine::best_for`] `n`.
+    /// constellations engine (the faster of the two it runs), else
+    /// [`Engine::best_for`] `n`.
     #[must_use]
     pub fn chosen_engine(&self) -> Engine {
         match (self.engine, self.config.executor) {
             (Some(engine), _) => engine,
-            (None, Executor::Gpu) => Engine::Mirror,
+            (None, Executor::Gpu) => Engine::Constellations,
             (None, _) => Engine::best_for(self.n),
         }
     }
@@ -252,7 +254,7 @@ impl<'a> Counter<'a> {
                 threads: self.config.threads,
             },
             Executor::Gpu => {
-                refuse_gpu(plan)?;
+                super::gpu::refuse(plan)?;
                 gpu = Gpu::open(plan.options().gpu)?;
                 Runner::Gpu(&gpu)
             }
@@ -307,24 +309,6 @@ impl Counter<'_> {
         }
         Ok(())
     }
-}
-
-/// `Ok` when the GPU can run `plan`: a backtracking plan (the mirror
-/// engine's) of a board it can cut.
-fn refuse_gpu(plan: &Plan) -> Result<(), Error> {
-    if plan.prefix_units().is_none() {
-        return Err(Error::Gpu(format!(
-            "{} does not backtrack: only the mirror engine's plans run on the GPU",
-            plan.engine().described()
-        )));
-    }
-    if plan.n() < MIN_GPU_N {
-        return Err(Error::Gpu(format!(
-            "the GPU counts n >= {MIN_GPU_N}: n = {} leaves too few rows to cut",
-            plan.n()
-        )));
-    }
-    Ok(())
 }
 
 /// Every id in the plan, none twice.

@@ -179,8 +179,9 @@ pub enum Executor {
     #[default]
     Cpu,
     /// The first NVIDIA GPU (a build with the `gpu` feature), for the
-    /// mirror engine's plans, 4 <= n <= 32: their units cut into millions
-    /// of tasks, a batch of units a launch. Its knobs are
+    /// backtracking engines' plans (the constellations engine's, its
+    /// default, and the mirror engine's), 4 <= n <= 32: their units cut
+    /// into millions of tasks, a batch of units a launch. Its knobs are
     /// [`Options::gpu`].
     Gpu,
 }

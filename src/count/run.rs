@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 use rayon::ThreadPool;
 use rayon::prelude::*;
 
-use super::gpu::Gpu;
-use super::mirror::WorkUnit;
+use super::gpu::{self, Gpu};
 use super::plan::{Plan, Scratch};
 use crate::Error;
 use crate::error::MAX_THREADS;
@@ -179,10 +178,11 @@ fn on_cpu(
     })
 }
 
-/// Units `order` of a backtracking plan a batch at a time, one launch a
-/// batch; the next batch is cut into tasks on the CPU while the GPU counts
-/// the current one. Each unit of a batch is reported when its batch ends,
-/// with the batch's time shared by cost.
+/// Units `order` of a backtracking plan (the constellations or the mirror
+/// engine's) a batch at a time, one launch a batch; the next batch is cut
+/// into tasks on the CPU while the GPU counts the current one. Each unit of
+/// a batch is reported when its batch ends, with the batch's time shared by
+/// cost.
 fn on_gpu(
     plan: &Plan,
     order: &[u32],
@@ -190,23 +190,19 @@ fn on_gpu(
     cancelled: &(dyn Fn() -> bool + Sync),
     done: &(dyn Fn(u32, u128, Duration) -> (u32, u128) + Sync),
 ) -> Result<Vec<(u32, u128)>, Error> {
+    gpu::refuse(plan)?;
     let n = plan.n();
-    let units = plan.prefix_units().ok_or_else(|| {
-        Error::Gpu(format!(
-            "{} does not backtrack: only the mirror engine's plans run on the GPU",
-            plan.engine().described()
-        ))
-    })?;
     let batches = batches(plan, order);
     let cut = |batch: &[u32]| {
-        let refs: Vec<&WorkUnit> = batch.iter().map(|&id| &units[id as usize]).collect();
-        gpu.cut(n, &refs)
+        let roots = gpu::roots(plan, batch);
+        let tasks = gpu.cut(n, &roots);
+        (roots, tasks)
     };
     let mut counts = Vec::with_capacity(order.len());
     std::thread::scope(|scope| -> Result<(), Error> {
         let mut next = batches.first().map(|b| scope.spawn(|| cut(b)));
         for (k, batch) in batches.iter().enumerate() {
-            let tasks = next
+            let (roots, tasks) = next
                 .take()
                 .expect("every batch is cut")
                 .join()
@@ -216,8 +212,7 @@ fn on_gpu(
             }
             next = batches.get(k + 1).map(|b| scope.spawn(|| cut(b)));
             let started = Instant::now();
-            let refs: Vec<&WorkUnit> = batch.iter().map(|&id| &units[id as usize]).collect();
-            let solutions = gpu.count(n, &tasks, &refs, plan.features())?;
+            let solutions = gpu.count(n, &tasks, &roots, plan.features())?;
             let elapsed = started.elapsed();
             let batch_cost: u64 = batch.iter().map(|&id| plan.cost_of(id)).sum::<u64>().max(1);
             for (&id, solutions) in batch.iter().zip(solutions) {

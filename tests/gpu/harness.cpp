@@ -3,8 +3,13 @@
 // The test that builds this file replaces the kernels' `extern __shared__`
 // arrays with the buffers below and includes the kernel source after it.
 //
-//   harness KERNEL N DEPTH  ->  prints the sum of every task's count, the
-//   tasks being all placements of the first DEPTH rows (no symmetry).
+//   harness count_tasks N DEPTH  ->  prints the sum of every task's count,
+//   the tasks being all placements of the first DEPTH rows (no symmetry).
+//
+//   harness count_tasks_allowed FILE  ->  prints each task's count, a line
+//   each. FILE holds whitespace-separated numbers: n, the number of tasks,
+//   the number of table words, then four words a task and the tables, as a
+//   launch uploads them (written by tests/gpu.rs).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +23,7 @@ static uint4 make_uint4(unsigned x, unsigned y, unsigned z, unsigned w) { return
 static unsigned atomicAdd(unsigned *p, unsigned v) { unsigned old = *p; *p += v; return old; }
 static int __popc(unsigned x) { return __builtin_popcount(x); }
 static int __ffs(unsigned x) { return __builtin_ffs(x); }
+template <class T> static T __ldg(const T *p) { return *p; }
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -36,7 +42,28 @@ static void tasks(int n, int depth, int row, unsigned c, unsigned d, unsigned a,
     }
 }
 
+// The count_tasks_allowed mode: see the top of the file.
+static int allowed(const char *path) {
+    FILE *in = fopen(path, "r");
+    if (!in) return 2;
+    unsigned n, count, table_words;
+    if (fscanf(in, "%u %u %u", &n, &count, &table_words) != 3) return 2;
+    std::vector<uint4> t(count);
+    for (uint4 &task : t)
+        if (fscanf(in, "%u %u %u %u", &task.x, &task.y, &task.z, &task.w) != 4) return 2;
+    std::vector<unsigned> tables(table_words);
+    for (unsigned &word : tables)
+        if (fscanf(in, "%u", &word) != 1) return 2;
+    fclose(in);
+    std::vector<unsigned long long> counts(count, 0);
+    unsigned next = 0;
+    count_tasks_allowed(t.data(), tables.data(), counts.data(), count, &next, n, n - 2);
+    for (unsigned long long c : counts) printf("%llu\n", c);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 3 && !strcmp(argv[1], "count_tasks_allowed")) return allowed(argv[2]);
     if (argc != 4) return 2;
     const char *kernel = argv[1];
     int n = atoi(argv[2]), depth = atoi(argv[3]);

@@ -1,23 +1,22 @@
 //! [`Gpu`]: an opened device and the options it runs with; counts one
-//! batch of a mirror plan's units at a time, cut into tasks, one launch a
-//! batch.
+//! batch of a backtracking plan's units at a time, cut into tasks, one
+//! launch a batch.
 
 use super::device::Device;
-use super::{MIN_GPU_N, Tasks, max_depth, task_depth};
+use super::{MIN_GPU_N, Root, Tasks, max_depth, restricted, task_depth};
 use crate::Error;
-use crate::count::mirror::WorkUnit;
 use crate::count::options::GpuOptions;
 use crate::cpu::Features;
 use crate::kernel::MAX_N;
 
-/// An NVIDIA GPU with the kernel compiled for it.
+/// An NVIDIA GPU with the kernels compiled for it.
 pub(crate) struct Gpu {
     device: Device,
     options: GpuOptions,
 }
 
 impl Gpu {
-    /// The first GPU, with the kernel compiled as `options` say.
+    /// The first GPU, with the kernels compiled as `options` say.
     ///
     /// # Errors
     /// [`Error::Gpu`] with one line: no driver, no NVRTC, no device, or a
@@ -27,13 +26,13 @@ impl Gpu {
         Ok(Self { device, options })
     }
 
-    /// The tasks of `units` of an `n`-board, cut on the current rayon pool:
+    /// The tasks of `roots` of an `n`-board, cut on the current rayon pool:
     /// the CPU's share of a batch, done while the GPU counts the one before.
-    pub fn cut(&self, n: u32, units: &[&WorkUnit]) -> Tasks {
-        Tasks::build(n, task_depth(n, &self.options), units)
+    pub fn cut(&self, n: u32, roots: &[Root]) -> Tasks {
+        Tasks::build(n, task_depth(n, &self.options, restricted(roots)), roots)
     }
 
-    /// Counts `units` of an `n`-board, cut into `tasks` by [`cut`](Self::cut):
+    /// Counts `roots` of an `n`-board, cut into `tasks` by [`cut`](Self::cut):
     /// one launch; each unit's contribution, weight included, in order.
     ///
     /// # Errors
@@ -43,7 +42,7 @@ impl Gpu {
         &self,
         n: u32,
         tasks: &Tasks,
-        units: &[&WorkUnit],
+        roots: &[Root],
         features: Features,
     ) -> Result<Vec<u128>, Error> {
         if !(MIN_GPU_N..=MAX_N).contains(&n) || tasks.depth > max_depth(n) {
@@ -53,14 +52,7 @@ impl Gpu {
                 tasks.depth
             )));
         }
-        let counts = self
-            .device
-            .count(n, tasks.depth, &tasks.masks)
-            .map_err(Error::Gpu)?;
-        Ok(units
-            .iter()
-            .enumerate()
-            .map(|(i, unit)| tasks.unit_total(n, i, unit, &counts, features))
-            .collect())
+        let counts = self.device.count(n, tasks).map_err(Error::Gpu)?;
+        Ok(tasks.totals(n, roots, &counts, features))
     }
 }

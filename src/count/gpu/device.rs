@@ -1,6 +1,6 @@
 //! The GPU itself, through `cudarc`: finds the driver and NVRTC at run
 //! time (nothing of CUDA is needed to build), compiles `kernel.cu` for the
-//! device's architecture, and counts arrays of tasks.
+//! device's architecture, and counts arrays of tasks (see [`Tasks`]).
 //!
 //! Every failure is a one-line message for [`crate::Error::Gpu`]; the
 //! libraries are looked for before the first call into them, because
@@ -10,8 +10,9 @@ use std::sync::Arc;
 
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
-use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
+use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
 
+use super::Tasks;
 use crate::count::options::GpuOptions;
 use crate::kernel::full_mask;
 
@@ -22,10 +23,31 @@ const SOURCE: &str = include_str!("kernel.cu");
 /// (results/).
 const BLOCK: u32 = 128;
 
-/// One GPU, its stream and the compiled kernel.
+/// Compiles the kernels with NVRTC for compute capability `major.minor`,
+/// the stack's stride fixed to `stride` threads (else read at run time).
+/// Needs NVRTC, not a GPU.
+///
+/// # Errors
+/// A one-line reason: the compiler's.
+fn compile((major, minor): (i32, i32), stride: Option<u32>) -> Result<Ptx, String> {
+    let mut flags = vec![format!("--gpu-architecture=compute_{major}{minor}")];
+    flags.extend(stride.map(|block| format!("-DQUEENS_BLOCK={block}")));
+    let options = CompileOptions {
+        options: flags,
+        ..CompileOptions::default()
+    };
+    compile_ptx_with_opts(SOURCE, options)
+        .map_err(|e| format!("compiling the GPU kernel with NVRTC: {e}"))
+}
+
+/// One GPU, its stream and the compiled kernels.
 pub(crate) struct Device {
     stream: Arc<CudaStream>,
-    function: CudaFunction,
+    /// `count_tasks`: rows that allow every column (the mirror engine's).
+    every: CudaFunction,
+    /// `count_tasks_allowed`: rows restricted by a table (the
+    /// constellations engine's).
+    allowed: CudaFunction,
     /// Blocks a launch starts: enough to fill every multiprocessor.
     blocks: u32,
     block: u32,
@@ -68,7 +90,7 @@ impl Device {
         CudaContext::new(0).map_err(|e| format!("no usable GPU: {e}"))
     }
 
-    /// The first GPU, with the kernel compiled for it as `options` say.
+    /// The first GPU, with the kernels compiled for it as `options` say.
     ///
     /// # Errors
     /// A one-line reason: no driver, no NVRTC, no device, or a compile or
@@ -94,48 +116,46 @@ impl Device {
                 ));
             }
         };
-        let mut flags = vec![format!("--gpu-architecture=compute_{major}{minor}")];
-        if !options.dynamic_stride {
-            flags.push(format!("-DQUEENS_BLOCK={block}"));
-        }
-        let options = CompileOptions {
-            options: flags,
-            ..CompileOptions::default()
-        };
-        let ptx = compile_ptx_with_opts(SOURCE, options)
-            .map_err(|e| format!("compiling the GPU kernel with NVRTC: {e}"))?;
+        let stride = (!options.dynamic_stride).then_some(block);
+        let ptx = compile((major, minor), stride)?;
         let module = ctx
             .load_module(ptx)
             .map_err(|e| format!("loading the GPU kernel: {e}"))?;
-        let function = module
-            .load_function("count_tasks")
-            .map_err(|e| format!("loading the GPU kernel: {e}"))?;
+        let load = |name| {
+            module
+                .load_function(name)
+                .map_err(|e| format!("loading the GPU kernel {name}: {e}"))
+        };
+        let (every, allowed) = (load("count_tasks")?, load("count_tasks_allowed")?);
         let blocks = (sms.max(1) as u32) * (threads_per_sm.max(32) as u32 / block).max(1);
         Ok(Self {
             stream: ctx.default_stream(),
-            function,
+            every,
+            allowed,
             blocks,
             block,
         })
     }
 
-    /// Counts every task of `tasks` (three words each, see `super::Tasks`)
-    /// of an `n`-board cut at `depth` rows: one count per task.
+    /// Counts every task of `tasks` of an `n`-board: one count per task,
+    /// by `count_tasks_allowed` where the tasks restrict their rows, else
+    /// by `count_tasks`.
     ///
     /// # Errors
-    /// A one-line reason when `depth` is not below `n - 1` (the launch's
-    /// shared memory is sized on it), or the GPU fails (out of memory, a
-    /// launch or copy failure).
-    pub fn count(&self, n: u32, depth: u32, tasks: &[u32]) -> Result<Vec<u64>, String> {
+    /// A one-line reason when the tasks are cut deeper than `n - 2` rows
+    /// (the launch's shared memory is sized on it), or the GPU fails (out
+    /// of memory, a launch or copy failure).
+    pub fn count(&self, n: u32, tasks: &Tasks) -> Result<Vec<u64>, String> {
         let failed = |e: cudarc::driver::DriverError| format!("the GPU failed: {e}");
-        let len = tasks.len() / 3;
+        let len = tasks.len();
         if len == 0 {
             return Ok(Vec::new());
         }
         let task_count = u32::try_from(len).map_err(|_| "too many tasks in one launch")?;
-        // The kernel keeps at most `n - 1 - depth` frames a thread, and the
+        let depth = tasks.depth;
+        // The kernels keep at most `n - 1 - depth` frames a thread, and the
         // launch reserves exactly that: checked here, not assumed, so that
-        // no caller can make it write past its shared memory.
+        // no caller can make them write past their shared memory.
         if !(super::MIN_GPU_N..=crate::kernel::MAX_N).contains(&n) || depth > super::max_depth(n) {
             return Err(format!(
                 "cannot cut an {n}-board {depth} rows deep for the GPU (at most n - 2)"
@@ -147,31 +167,76 @@ impl Device {
         // The queens of a frame whose children lie on the last row.
         let target = (n - 2) as i32;
         let stream = &self.stream;
-        let on_device = stream.clone_htod(tasks).map_err(failed)?;
+        let words = stream.clone_htod(&tasks.words).map_err(failed)?;
         let mut counts = stream.alloc_zeros::<u64>(len).map_err(failed)?;
         let mut next = stream.alloc_zeros::<u32>(1).map_err(failed)?;
-        let full = full_mask(n);
         let config = LaunchConfig {
             grid_dim: (self.blocks, 1, 1),
             block_dim: (self.block, 1, 1),
             shared_mem_bytes: self.block * frame_bytes,
         };
-        let mut launch = stream.launch_builder(&self.function);
-        launch
-            .arg(&on_device)
-            .arg(&mut counts)
-            .arg(&task_count)
-            .arg(&mut next)
-            .arg(&full)
-            .arg(&target);
-        // SAFETY: the arguments match the kernel's parameters in number,
-        // order and type (pointer to the task words, pointer to `len`
-        // counts, u32, pointer to one u32, u32, i32); the kernel reads
-        // tasks below `task_count` only and writes each count once; its
-        // stack of at most `n - 1 - depth` frames a thread fits the shared
-        // memory reserved above (`depth <= n - 2` was checked).
+        let full = full_mask(n);
+        let tables;
+        let mut launch;
+        if tasks.restricted {
+            tables = stream.clone_htod(&tasks.tables).map_err(failed)?;
+            launch = stream.launch_builder(&self.allowed);
+            launch
+                .arg(&words)
+                .arg(&tables)
+                .arg(&mut counts)
+                .arg(&task_count)
+                .arg(&mut next)
+                .arg(&n)
+                .arg(&target);
+        } else {
+            launch = stream.launch_builder(&self.every);
+            launch
+                .arg(&words)
+                .arg(&mut counts)
+                .arg(&task_count)
+                .arg(&mut next)
+                .arg(&full)
+                .arg(&target);
+        }
+        // SAFETY: the arguments match the chosen kernel's parameters in
+        // number, order and type (`count_tasks`: pointer to the task words,
+        // pointer to `len` counts, u32, pointer to one u32, u32, i32;
+        // `count_tasks_allowed`: pointer to the task words, four a task,
+        // pointer to the tables, `n` words each, pointer to `len` counts,
+        // u32, pointer to one u32, u32, i32; its task words start 256-byte
+        // aligned, as the driver allocates, so its 16-byte loads of a task
+        // are aligned); the kernels read tasks below
+        // `task_count` only, and the tables of the indices `Tasks::build`
+        // wrote, and write each count once; a stack of at most
+        // `n - 1 - depth` frames a thread fits the shared memory reserved
+        // above (`depth <= n - 2` was checked).
         #[allow(unsafe_code)]
         unsafe { launch.launch(config) }.map_err(failed)?;
         stream.clone_dtoh(&counts).map_err(failed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where NVRTC is found (no GPU needed), the kernels compile, both with
+    /// the stride fixed and read at run time; elsewhere (CI) the test has
+    /// nothing to check.
+    #[test]
+    fn the_kernels_compile_where_nvrtc_is_found() {
+        // SAFETY: only tries to open the NVRTC library by its names; no
+        // symbol of it is called.
+        #[allow(unsafe_code)]
+        if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
+            return;
+        }
+        for stride in [Some(BLOCK), None] {
+            let ptx = compile((9, 0), stride).unwrap().to_src();
+            for kernel in ["count_tasks", "count_tasks_allowed"] {
+                assert!(ptx.contains(&format!(".entry {kernel}(")), "{stride:?}");
+            }
+        }
     }
 }
