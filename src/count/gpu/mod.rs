@@ -281,7 +281,7 @@ impl Tasks {
     ) -> u128 {
         let completions = if root.rows > self.depth {
             match &root.allowed {
-                Some(allowed) => count_allowed_on(features, n, root.rows, root.masks, allowed),
+                Some(allowed) => count_allowed_on(features, n, (root.rows, n), root.masks, allowed),
                 None => count_completions_on(features, n, root.rows, root.masks),
             }
         } else {
@@ -621,8 +621,13 @@ mod tests {
                 let (masks, allowed) = tasks.task(n, i, &every);
                 let mut table = [0; MAX_N as usize];
                 table[..n as usize].copy_from_slice(allowed);
-                let expected =
-                    crate::kernel::count_allowed_on(Features::PORTABLE, n, depth, masks, &table);
+                let expected = crate::kernel::count_allowed_on(
+                    Features::PORTABLE,
+                    n,
+                    (depth, n),
+                    masks,
+                    &table,
+                );
                 let counted = count_task_allowed(n, depth, masks, allowed);
                 assert_eq!(u128::from(counted), expected);
             }
