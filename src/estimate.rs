@@ -288,7 +288,8 @@ impl Observer for Recorder {
 }
 
 /// How long a count whose estimate is `seconds` would take, as text
-/// (`55 s`, `3.2 h`, `4.1 days`, `2.3 years`).
+/// (`12.3 ms`, `55.0 s`, `3.2 h`, `4.1 days`, `2.3 years`), always with
+/// one decimal.
 #[must_use]
 pub fn human_duration(seconds: f64) -> String {
     const UNITS: [(f64, &str); 5] = [
@@ -303,10 +304,8 @@ pub fn human_duration(seconds: f64) -> String {
         .find(|&(size, _)| seconds >= size * 1.5)
         .unwrap_or((1.0, "s"));
     let value = seconds / size;
-    if value >= 100.0 || name == "s" && value >= 10.0 {
-        format!("{value:.0} {name}")
-    } else if name == "s" && value < 1.0 {
-        format!("{:.0} ms", value * 1000.0)
+    if name == "s" && value < 1.0 {
+        format!("{:.1} ms", value * 1000.0)
     } else {
         format!("{value:.1} {name}")
     }
@@ -405,9 +404,9 @@ mod tests {
 
     #[test]
     fn durations_read_well() {
-        assert_eq!(human_duration(0.0123), "12 ms");
+        assert_eq!(human_duration(0.0123), "12.3 ms");
         assert_eq!(human_duration(5.0), "5.0 s");
-        assert_eq!(human_duration(55.0), "55 s");
+        assert_eq!(human_duration(55.0), "55.0 s");
         assert_eq!(human_duration(600.0), "10.0 min");
         assert_eq!(human_duration(3.2 * 3600.0), "3.2 h");
         assert_eq!(human_duration(4.1 * 86400.0), "4.1 days");
