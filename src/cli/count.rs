@@ -71,9 +71,11 @@ pub struct CountArgs {
     #[arg(short, long)]
     quiet: bool,
 
-    /// Counting engine: `join` pairs half-boards (fast for large n, 4 <= n <= 24),
-    /// `mirror` backtracks row by row with mirror symmetry [default: join where it
-    /// applies and is faster, else mirror].
+    /// Counting engine: `join` pairs half-boards (the fastest, 4 <= n <= 24),
+    /// `constellations` backtracks from the four border queens with all eight
+    /// symmetries (4 <= n <= 32), `mirror` backtracks row by row with mirror
+    /// symmetry [default: join for 12 <= n <= 24, constellations beyond, else
+    /// mirror; with --gpu, constellations].
     #[arg(long, value_parser = super::options::EngineParser)]
     engine: Option<Engine>,
 
