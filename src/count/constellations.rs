@@ -8,15 +8,15 @@
 //! of the top and bottom queens and the row of the left and right ones:
 //!
 //! ```text
-//!   n = 8, start 2,5,4,1        turned a quarter clockwise: 3,6,5,2
-//!   . . Q . . . . .   top 2     . . . Q . . . .   top 3
-//!   . . . . . . . Q   right 1   . . . . . . . .
-//!   . . . . . . . .             . . . . . . . Q   right 2
+//!   n = 8, start 1,4,5,3        turned a quarter clockwise: 2,4,4,1
+//!   . Q . . . . . .   top 1     . . Q . . . . .   top 2
+//!   . . . . . . . .             . . . . . . . Q   right 1
 //!   . . . . . . . .             . . . . . . . .
-//!   Q . . . . . . .   left 4    . . . . . . . .
-//!   . . . . . . . .             Q . . . . . . .   left 5
+//!   . . . . . . . Q   right 3   . . . . . . . .
+//!   . . . . . . . .             Q . . . . . . .   left 4
+//!   Q . . . . . . .   left 5    . . . . . . . .
 //!   . . . . . . . .             . . . . . . . .
-//!   . . . . . Q . .   bottom 5  . . . . . . Q .   bottom 6
+//!   . . . . Q . . .   bottom 4  . . . . Q . . .   bottom 4
 //! ```
 //!
 //! A rotation or a reflection of a solution is a solution, and its start
@@ -43,7 +43,7 @@
 //! to bottom by the kernel's walk, with the squares the bottom and side
 //! queens attack looked up per row ([`count_allowed_on`]) and the side
 //! queens' rows fixed. The ids follow the order of the starts, and the
-//! descriptor `start:2,5,4,1` is enough for another program to rebuild a
+//! descriptor `start:1,4,5,3` is enough for another program to rebuild a
 //! unit. A unit's cost is the size of its search tree, estimated by the
 //! same random walks as the mirror engine's ([`probe_tree`]).
 //!
