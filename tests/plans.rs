@@ -1,4 +1,4 @@
-//! Plans of work units, for both engines: every unit counted alone sums to
+//! Plans of work units, for every engine: every unit counted alone sums to
 //! the OEIS total, in any order and in any partition; the hash names the
 //! plan and nothing else; a cancelled run returns exact units.
 
@@ -11,7 +11,7 @@ use queens::{Config, Counter, Engine, Observer, Plan, UnitDone, known};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-const ENGINES: [Engine; 2] = [Engine::Mirror, Engine::Join];
+const ENGINES: [Engine; 3] = Engine::ALL;
 
 fn plan(n: u32, engine: Engine) -> Plan {
     Plan::new(n, engine, &Config::default()).unwrap()
@@ -56,7 +56,14 @@ fn the_shuffle_is_a_permutation_out_of_order() {
 #[test]
 fn every_unit_counted_alone_in_a_shuffled_order_sums_to_a000170() {
     for engine in ENGINES {
-        for n in 4..=16 {
+        // The constellations engine up to 14: its n = 15 and 16 would add
+        // about 5 s of CPU, a third of this test's.
+        let last = if engine == Engine::Constellations {
+            14
+        } else {
+            16
+        };
+        for n in 4..=last {
             let plan = plan(n, engine);
             assert!(!plan.is_empty(), "n = {n}, {engine}");
             let alone: Vec<Option<u128>> = (0..plan.len() as u32)
@@ -105,11 +112,11 @@ proptest! {
     #[test]
     fn any_partition_of_a_plan_sums_to_the_total(
         n in 4u32..=13,
-        join in any::<bool>(),
+        engine in 0usize..3,
         k in 1usize..=7,
         choices in proptest::collection::vec(any::<u16>(), 1..=64),
     ) {
-        let engine = if join { Engine::Join } else { Engine::Mirror };
+        let engine = ENGINES[engine];
         let plan = plan(n, engine);
         let mut subsets = vec![Vec::new(); k];
         for id in 0..plan.len() as u32 {
@@ -167,6 +174,12 @@ fn plan_hashes_are_sha256_of_the_canonical_text_and_pinned() {
             2,
             "738241e57b41221b4b9406dff53194e1a2f663cead208052e2cfeecd5ca6ae40",
         ),
+        (
+            12,
+            Engine::Constellations,
+            2,
+            "a6b3baa2fbe1e0353bab22923215ad55e968c198e7b09c277fcba79de0b8eedf",
+        ),
     ];
     for (n, engine, split, hex) in pinned {
         let plan = Plan::new(n, engine, &Config::default().with_split_depth(split)).unwrap();
@@ -214,7 +227,7 @@ fn the_hash_follows_the_plan_not_the_run() {
 }
 
 #[test]
-fn descriptors_name_the_units_of_both_engines() {
+fn descriptors_name_the_units_of_every_engine() {
     let mirror = plan(9, Engine::Mirror);
     assert_eq!(mirror.unit(0).unwrap().descriptor, "rows:0,2");
     assert!(
@@ -238,6 +251,13 @@ fn descriptors_name_the_units_of_both_engines() {
             .all(|u| u.descriptor.starts_with("rowset:0x"))
     );
     assert!(odd.unit(odd.len() as u32).is_err());
+    let starts: Vec<String> = plan(12, Engine::Constellations)
+        .units()
+        .map(|u| u.descriptor)
+        .collect();
+    assert!(starts.iter().all(|t| t.starts_with("start:")));
+    let distinct: std::collections::HashSet<&String> = starts.iter().collect();
+    assert_eq!(distinct.len(), starts.len());
 }
 
 #[test]
@@ -291,7 +311,13 @@ impl Observer for CancelAfter<'_> {
 
 #[test]
 fn a_cancelled_run_returns_the_units_that_finished_each_exact() {
-    for (engine, threads) in [(Engine::Mirror, 1), (Engine::Join, 1), (Engine::Join, 2)] {
+    for (engine, threads) in [
+        (Engine::Mirror, 1),
+        (Engine::Join, 1),
+        (Engine::Join, 2),
+        (Engine::Constellations, 1),
+        (Engine::Constellations, 2),
+    ] {
         let plan = plan(14, engine);
         let flag = AtomicBool::new(false);
         let observer = CancelAfter {
