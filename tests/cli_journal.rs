@@ -73,6 +73,12 @@ const MIRROR: Case = Case {
     total: 365_596,
     units: 78,
 };
+const CONSTELLATIONS: Case = Case {
+    n: "13",
+    engine: "constellations",
+    total: 73_712,
+    units: 1_105,
+};
 
 fn journal_in(dir: &tempfile::TempDir) -> (PathBuf, String) {
     let path = dir.path().join("count.journal");
@@ -82,7 +88,7 @@ fn journal_in(dir: &tempfile::TempDir) -> (PathBuf, String) {
 
 #[test]
 fn a_kill_9_loses_no_finished_unit_and_resume_counts_only_the_rest() {
-    for (case, kill_at) in [(JOIN, 40), (MIRROR, 10)] {
+    for (case, kill_at) in [(JOIN, 40), (MIRROR, 10), (CONSTELLATIONS, 20)] {
         let dir = tempfile::tempdir().unwrap();
         let (path, journal) = journal_in(&dir);
         let args = [

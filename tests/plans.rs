@@ -178,7 +178,7 @@ fn plan_hashes_are_sha256_of_the_canonical_text_and_pinned() {
             12,
             Engine::Constellations,
             2,
-            "a6b3baa2fbe1e0353bab22923215ad55e968c198e7b09c277fcba79de0b8eedf",
+            "1cd796a6b3fd43ba2ca462af9a4d041e3cce3fbd393513c6e1fa0883345ebc11",
         ),
     ];
     for (n, engine, split, hex) in pinned {
