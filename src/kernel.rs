@@ -220,13 +220,7 @@ const STACK: usize = MAX_N as usize;
 /// loop spares the branch mispredictions of walking `open` bit by bit.
 #[inline(always)]
 fn count_last_two_rows(masks: Masks, open: u32, full: u32) -> u64 {
-    let empty = full & !masks.cols;
-    debug_assert_eq!(empty.count_ones(), 2);
-    let a = lowest_bit(empty);
-    let b = empty ^ a;
-    let a_then_b = (open & a != 0) & (masks.place(a).free(full) & b != 0);
-    let b_then_a = (open & b != 0) & (masks.place(b).free(full) & a != 0);
-    u64::from(a_then_b) + u64::from(b_then_a)
+    last_two_allowed(masks, open, full, full)
 }
 
 /// Counts the boards finished from row `n - 3`: three columns are empty,
@@ -234,19 +228,7 @@ fn count_last_two_rows(masks: Masks, open: u32, full: u32) -> u64 {
 /// two rows finished by [`count_last_two_rows`]; no loop, no branch.
 #[inline(always)]
 fn count_last_three_rows(masks: Masks, open: u32, full: u32) -> u64 {
-    let empty = full & !masks.cols;
-    debug_assert_eq!(empty.count_ones(), 3);
-    let a = lowest_bit(empty);
-    let b = lowest_bit(empty ^ a);
-    let c = empty ^ a ^ b;
-    [a, b, c]
-        .into_iter()
-        .map(|x| {
-            let below = masks.place(x);
-            let ways = count_last_two_rows(below, below.free(full), full);
-            ways & u64::from(open & x != 0).wrapping_neg()
-        })
-        .sum()
+    last_three_allowed(masks, open, full, full, full)
 }
 
 /// The columns each row's queen may take whatever the rows above hold,

@@ -7,30 +7,17 @@
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::common::cli::{one_error_line, queens, rejects, stdout};
+use crate::common::cli::{one_error_line, queens, rejects, run, stdout};
 
 const ENGINE: [&str; 2] = ["--engine", "constellations"];
 
 /// `queens` with `args` then `--engine constellations`.
 fn with_engine<'a>(args: &[&'a str]) -> Vec<&'a str> {
     args.iter().copied().chain(ENGINE).collect()
-}
-
-/// Runs `queens` with `args`, no shard index from a scheduler and `env`.
-fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(args)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX")
-        .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
-        .envs(env.iter().copied())
-        .output()
-        .unwrap()
 }
 
 fn json_lines(args: &[&str]) -> Vec<Value> {

@@ -7,24 +7,13 @@
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use tempfile::TempDir;
 
-use crate::common::cli::{one_error_line, queens, rejects};
-
-fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(args)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX")
-        .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
-        .envs(env.iter().copied())
-        .output()
-        .unwrap()
-}
+use crate::common::cli::{one_error_line, queens, rejects, run};
 
 /// Counts every shard of `n` among `shards` into `dir`, with `extra` flags.
 fn shards(dir: &Path, n: u32, shards: u32, extra: &[&str]) {

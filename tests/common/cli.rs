@@ -52,3 +52,16 @@ pub fn rejects(args: &[&str], needles: &[&str]) {
         );
     }
 }
+
+/// Runs `queens` with `args` and `env`, without the shard index a
+/// scheduler may have set in the tests' own environment.
+pub fn run(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(args)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
