@@ -130,6 +130,7 @@ impl Human for EstimateRecord {
             human_duration(self.high_seconds)
         )?;
         let check = match self.known_solutions {
+            Some(0) => "A000170: 0".to_owned(),
             Some(known) => format!(
                 "A000170: {known}, ratio {:.3}",
                 self.projected_solutions / known as f64
