@@ -97,7 +97,7 @@ pub enum Error {
     },
     /// An engine name this build does not have (on the command line, or in
     /// a shard file or a journal written by another build).
-    #[error("unknown engine '{0}': expected mirror or join")]
+    #[error("unknown engine '{0}': expected mirror, join or constellations")]
     UnknownEngine(String),
     /// `gpu`, the GPU engine of an older queens: the GPU now runs the
     /// constellations and mirror engines' plans (see

@@ -1,0 +1,282 @@
+//! The boards: `solutions` (a lazy iterator), `one` (a solution by
+//! construction, for any n) and `check` (one board, in any form).
+//!
+//! A board is the tuple of its queens' columns, row by row, counted from 0,
+//! the form `solutions` yields and `check` takes back. `format="leetcode"`
+//! draws it as LeetCode 51 does, a list of row strings (`".Q.."`), and
+//! `format="board"` as one string of those rows, a line each.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use queens::{Construction, Line, MAX_N, MAX_READ_N, ReadError};
+
+use crate::errors::{BoardFormatError, board_size, to_py};
+
+/// The forms a board is given in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// A tuple of 0-based columns.
+    Columns,
+    /// LeetCode 51's list of row strings.
+    Leetcode,
+    /// The rows as one string, `\n` after each.
+    Board,
+}
+
+impl Form {
+    pub fn parse(name: Option<&str>) -> PyResult<Self> {
+        match name {
+            None | Some("columns") => Ok(Self::Columns),
+            Some("leetcode") => Ok(Self::Leetcode),
+            Some("board") => Ok(Self::Board),
+            Some(other) => Err(crate::errors::InputError::new_err(format!(
+                "unknown format '{other}': expected columns, leetcode or board"
+            ))),
+        }
+    }
+
+    /// `cols` in this form.
+    fn render<'py>(self, py: Python<'py>, cols: &[u32]) -> PyResult<Bound<'py, PyAny>> {
+        let row = |col: u32| {
+            let mut line = vec![b'.'; cols.len()];
+            line[col as usize] = b'Q';
+            String::from_utf8(line).expect("ASCII")
+        };
+        Ok(match self {
+            Self::Columns => PyTuple::new(py, cols)?.into_any(),
+            Self::Leetcode => PyList::new(py, cols.iter().map(|&c| row(c)))?.into_any(),
+            Self::Board => {
+                let mut text = String::with_capacity(cols.len() * (cols.len() + 1));
+                for &col in cols {
+                    text.push_str(&row(col));
+                    text.push('\n');
+                }
+                PyString::new(py, &text).into_any()
+            }
+        })
+    }
+}
+
+/// The solutions of an n-board, found one at a time as you iterate, in
+/// lexicographic order of their columns; nothing is computed ahead.
+///
+/// Made by ``queens.solutions(n)``.
+#[pyclass(module = "queens")]
+pub struct Solutions {
+    walk: queens::Solutions,
+    form: Form,
+}
+
+#[pymethods]
+impl Solutions {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let walk = &mut self.walk;
+        // A large n can search a while between two boards: let other
+        // Python threads run meanwhile.
+        let board = py.detach(|| walk.next_board().map(<[u32]>::to_vec));
+        board.map(|cols| self.form.render(py, &cols)).transpose()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<queens.Solutions of the {}-board>", self.walk.n())
+    }
+}
+
+/// The solutions of the n-board (1 <= n <= 32), as a lazy iterator: each
+/// board is found when you ask for the next one, so
+/// ``next(queens.solutions(30))`` returns at once and memory stays small.
+///
+/// Boards come in lexicographic order of their columns. ``format`` is
+/// ``"columns"`` (the default: a tuple of each row's queen column, from 0),
+/// ``"leetcode"`` (a list of row strings, ``[".Q..", "...Q", "Q...",
+/// "..Q."]``) or ``"board"`` (those rows as one string, a line each).
+/// ``unique=True`` keeps one board per class under rotation and reflection
+/// (the least of its orbit): OEIS A002562 of them.
+///
+/// >>> [b for b in queens.solutions(4)]
+/// [(1, 3, 0, 2), (2, 0, 3, 1)]
+#[pyfunction]
+#[pyo3(signature = (n, *, format = None, unique = false))]
+pub fn solutions(n: &Bound<'_, PyAny>, format: Option<&str>, unique: bool) -> PyResult<Solutions> {
+    let n = board_size(n, "solutions", MAX_N)?;
+    let form = Form::parse(format)?;
+    let walk = queens::Solutions::new(n).map_err(to_py)?;
+    let walk = if unique { walk.unique() } else { walk };
+    Ok(Solutions { walk, form })
+}
+
+/// One solution of the n-board, built directly rather than searched, so it
+/// is instant for any n up to a billion. Raises ``NoSolutionError`` for
+/// n = 2 and 3, which have none. ``format`` as for ``solutions``.
+///
+/// >>> queens.one(8)
+/// (1, 3, 5, 7, 2, 0, 6, 4)
+#[pyfunction]
+#[pyo3(signature = (n, *, format = None))]
+pub fn one<'py>(
+    py: Python<'py>,
+    n: &Bound<'py, PyAny>,
+    format: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let n = board_size(n, "one", MAX_READ_N)?;
+    let form = Form::parse(format)?;
+    let cols: Vec<u32> = py
+        .detach(|| Construction::new(n).map(Iterator::collect))
+        .map_err(to_py)?;
+    form.render(py, &cols)
+}
+
+/// Two queens that attack each other, as ``check`` reports them.
+///
+/// ``first`` and ``second`` are ``(row, column)`` pairs counted from 0, as
+/// boards are; ``str()`` gives the command line's message, which counts
+/// from 1.
+#[pyclass(module = "queens", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Conflict {
+    /// The earlier queen, ``(row, column)``.
+    #[pyo3(get)]
+    first: (u32, u32),
+    /// The later queen, ``(row, column)``: the first queen in reading
+    /// order that an earlier one attacks.
+    #[pyo3(get)]
+    second: (u32, u32),
+    /// What they share: ``"row"``, ``"column"``, ``"diagonal"`` or
+    /// ``"anti-diagonal"``.
+    #[pyo3(get)]
+    line: &'static str,
+    message: String,
+}
+
+#[pymethods]
+impl Conflict {
+    fn __str__(&self) -> &str {
+        &self.message
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Conflict(first={:?}, second={:?}, line='{}')",
+            self.first, self.second, self.line
+        )
+    }
+}
+
+impl From<queens::Conflict> for Conflict {
+    fn from(c: queens::Conflict) -> Self {
+        Self {
+            first: (c.first.row, c.first.col),
+            second: (c.second.row, c.second.col),
+            line: match c.line {
+                Line::Row => "row",
+                Line::Column => "column",
+                Line::Diagonal => "diagonal",
+                _ => "anti-diagonal",
+            },
+            message: c.to_string(),
+        }
+    }
+}
+
+/// ``None`` when ``board`` is a solution, else the first two queens that
+/// attack each other, as a ``Conflict``.
+///
+/// ``board`` is one board, in any of these forms:
+///
+/// - a sequence of ints: each row's queen column, from 0 (as
+///   ``solutions`` yields them);
+/// - a sequence of row strings of ``Q`` and ``.`` (LeetCode's form);
+/// - a string holding one board in any format ``queens list`` writes:
+///   rows of ``Q`` and ``.`` (spaced or not), a line of columns from 1,
+///   a JSON line, or LeetCode's JSON array.
+///
+/// Raises ``BoardFormatError`` (a ``ValueError``) for anything else,
+/// including a string with more than one board.
+///
+/// >>> queens.check((1, 3, 0, 2)) is None
+/// True
+/// >>> queens.check([0, 1, 2, 3])
+/// Conflict(first=(0, 0), second=(1, 1), line='diagonal')
+#[pyfunction]
+pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
+    if board.is_instance_of::<PyString>() {
+        return check_text(&board.extract::<String>()?);
+    }
+    let Ok(items) = board.try_iter() else {
+        let kind = board.get_type().name()?;
+        return Err(PyTypeError::new_err(format!(
+            "a board is a sequence of columns, of row strings, or a string, not {kind}"
+        )));
+    };
+    let items: Vec<Bound<'_, PyAny>> = items.collect::<PyResult<_>>()?;
+    if items.is_empty() {
+        return Err(BoardFormatError::new_err(
+            "the board is empty: a board has at least one row",
+        ));
+    }
+    if items[0].is_instance_of::<PyString>() {
+        let mut text = String::new();
+        for (row, item) in items.iter().enumerate() {
+            let line: String = item.extract().map_err(|_| {
+                BoardFormatError::new_err(format!(
+                    "row {row} is not a string like the rows before it"
+                ))
+            })?;
+            if !line.starts_with(['Q', '.']) {
+                return Err(BoardFormatError::new_err(format!(
+                    "row {row} is {line:?}: a row is a string of 'Q' and '.'"
+                )));
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+        return check_text(&text);
+    }
+    let n = items.len();
+    if n > MAX_READ_N as usize {
+        return Err(BoardFormatError::new_err(format!(
+            "a board of {n} rows is too large: at most {MAX_READ_N}"
+        )));
+    }
+    let mut cols = Vec::with_capacity(n);
+    for (row, item) in items.iter().enumerate() {
+        let col = item
+            .extract::<i64>()
+            .ok()
+            .and_then(|c| u32::try_from(c).ok())
+            .filter(|&c| (c as usize) < n)
+            .ok_or_else(|| {
+                BoardFormatError::new_err(format!(
+                    "row {row} has its queen in column {item}: a board of {n} rows has columns 0 \
+                     to {}",
+                    n - 1
+                ))
+            })?;
+        cols.push(col);
+    }
+    Ok(queens::first_conflict_in_columns(&cols).map(Conflict::from))
+}
+
+/// The one board of `text`, checked.
+fn check_text(text: &str) -> PyResult<Option<Conflict>> {
+    let refuse = |err: ReadError| BoardFormatError::new_err(err.to_string());
+    let mut boards = queens::Boards::new(text.as_bytes());
+    let first = boards
+        .next()
+        .ok_or_else(|| refuse(ReadError::Empty))?
+        .map_err(refuse)?;
+    match boards.next() {
+        None => Ok(first.conflict.map(Conflict::from)),
+        Some(Err(err)) => Err(refuse(err)),
+        Some(Ok(second)) => Err(BoardFormatError::new_err(format!(
+            "the text holds more than one board (another starts on line {}): check takes one; \
+             iterate to check several",
+            second.line
+        ))),
+    }
+}

@@ -1,0 +1,61 @@
+//! The library's errors as the Python exceptions of `queens/_errors.py`:
+//! one base class, `ValueError` subclasses for the caller's input.
+
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::PyBool;
+
+pyo3::import_exception!(queens._errors, QueensError);
+pyo3::import_exception!(queens._errors, InputError);
+pyo3::import_exception!(queens._errors, BoardSizeError);
+pyo3::import_exception!(queens._errors, BoardFormatError);
+pyo3::import_exception!(queens._errors, NoSolutionError);
+
+/// The exception for a library error, with the library's one-line message.
+pub fn to_py(err: queens::Error) -> PyErr {
+    use queens::Error as E;
+    let message = err.to_string();
+    match err {
+        E::BoardSize { .. } | E::Rows { .. } => BoardSizeError::new_err(message),
+        E::NoSolution(_) => NoSolutionError::new_err(message),
+        E::SplitDepth { .. }
+        | E::Threads(_)
+        | E::Sample(_)
+        | E::Unit { .. }
+        | E::DuplicateUnit(_)
+        | E::UnknownEngine(_)
+        | E::OldGpuEngine
+        | E::UnknownAlgorithm(_)
+        | E::UnknownFormat(_)
+        | E::PlanHash(_)
+        | E::OtherPlan { .. } => InputError::new_err(message),
+        _ => QueensError::new_err(message),
+    }
+}
+
+/// `value` as a board size that `what` takes, from 1 to `max`: a
+/// `TypeError` when it is no int (as `range("x")` is), a `BoardSizeError`
+/// naming the range when it is out of it.
+pub fn board_size(value: &Bound<'_, PyAny>, what: &str, max: u32) -> PyResult<u32> {
+    let out_of_range = || {
+        BoardSizeError::new_err(format!(
+            "board size {value} is out of range: {what} takes n from 1 to {max}"
+        ))
+    };
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err("n must be an int, not bool"));
+    }
+    match value.extract::<i64>() {
+        Ok(n) => u32::try_from(n)
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(out_of_range),
+        Err(err) if err.is_instance_of::<PyOverflowError>(value.py()) => Err(out_of_range()),
+        Err(_) => {
+            let kind = value.get_type().name()?;
+            Err(PyTypeError::new_err(format!(
+                "n must be an int, not {kind}"
+            )))
+        }
+    }
+}

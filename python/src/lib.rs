@@ -1,0 +1,184 @@
+//! The Python package `queens`: the library's counts, boards and plans as
+//! Python functions, built by maturin into `queens/_queens.abi3.so`.
+//!
+//! Everything here translates: Python values in, the library's calls, Python
+//! values out, the library's errors as the exceptions of
+//! `queens/_errors.py`. Nothing counts or checks a board on its own.
+
+mod boards;
+mod errors;
+mod plan;
+mod runner;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use queens::{Engine, MAX_N};
+
+use crate::errors::{board_size, to_py};
+use crate::runner::Request;
+
+/// The solutions of the n-queens puzzle on an n x n board (OEIS A000170),
+/// counted on every core with the GIL released.
+///
+/// ``engine`` is ``"join"``, ``"mirror"`` or ``"constellations"`` (by
+/// default the fastest for n); ``threads`` the number of threads (by
+/// default the library's pool, one per core). ``progress``, if given, is
+/// called as ``progress(units_done, units_total, solutions_so_far)`` at most
+/// four times a second on the calling thread, and once more at the end.
+/// Ctrl-C (``KeyboardInterrupt``) stops a count within about the time one
+/// unit takes (well under a second up to n = 20) and raises; an exception
+/// raised by ``progress`` stops it the same way.
+///
+/// With ``unique=True`` the result is a ``UniqueCount``: the total, the
+/// essentially different solutions (OEIS A002562) and the classes by size.
+///
+/// >>> queens.count(8)
+/// 92
+/// >>> queens.count(8, unique=True).unique
+/// 12
+#[pyfunction]
+#[pyo3(signature = (n, *, engine = None, threads = None, unique = false, progress = None))]
+fn count<'py>(
+    py: Python<'py>,
+    n: &Bound<'py, PyAny>,
+    engine: Option<&str>,
+    threads: Option<i64>,
+    unique: bool,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let n = board_size(n, "count", MAX_N)?;
+    let request = Request::new(n, engine, threads)?;
+    let count = runner::run(py, &request, callable(progress)?)?;
+    if !unique {
+        return Ok(count.solutions.into_pyobject(py)?.into_any());
+    }
+    let classes = py
+        .detach(|| queens::unique(n, count.solutions))
+        .map_err(to_py)?;
+    Ok(Bound::new(py, UniqueCount::from(classes))?.into_any())
+}
+
+/// `progress`, refused unless it is callable.
+fn callable<'a, 'py>(
+    progress: Option<&'a Bound<'py, PyAny>>,
+) -> PyResult<Option<&'a Bound<'py, PyAny>>> {
+    match progress {
+        Some(p) if !p.is_callable() => {
+            let kind = p.get_type().name()?;
+            Err(PyTypeError::new_err(format!(
+                "progress must be callable as progress(units_done, units_total, \
+                 solutions_so_far), not {kind}"
+            )))
+        }
+        _ => Ok(progress),
+    }
+}
+
+/// What ``count(n, unique=True)`` returns: the total and the essentially
+/// different solutions, with the symmetric ones that tell them apart.
+#[pyclass(module = "queens", frozen, eq)]
+#[derive(Clone, PartialEq, Eq)]
+struct UniqueCount {
+    /// Every solution (OEIS A000170).
+    #[pyo3(get)]
+    total: u128,
+    /// The essentially different solutions, up to rotation and reflection
+    /// (OEIS A002562).
+    #[pyo3(get)]
+    unique: u128,
+    /// Solutions unchanged by a half turn.
+    #[pyo3(get)]
+    half_turn: u128,
+    /// Solutions unchanged by a quarter turn.
+    #[pyo3(get)]
+    quarter_turn: u128,
+    orbits: [u128; 3],
+}
+
+#[pymethods]
+impl UniqueCount {
+    /// The classes by size: ``{8: ..., 4: ..., 2: ...}``, how many classes
+    /// hold 8 boards (no symmetry), 4 (half-turn symmetric) and 2
+    /// (quarter-turn symmetric; n = 1's single board is counted here).
+    #[getter]
+    fn classes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let classes = PyDict::new(py);
+        for (size, number) in [8, 4, 2].into_iter().zip(self.orbits) {
+            classes.set_item(size, number)?;
+        }
+        Ok(classes)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "UniqueCount(total={}, unique={}, half_turn={}, quarter_turn={}, classes={{8: {}, 4: \
+             {}, 2: {}}})",
+            self.total,
+            self.unique,
+            self.half_turn,
+            self.quarter_turn,
+            self.orbits[0],
+            self.orbits[1],
+            self.orbits[2]
+        )
+    }
+}
+
+impl From<queens::Unique> for UniqueCount {
+    fn from(u: queens::Unique) -> Self {
+        Self {
+            total: u.total,
+            unique: u.unique,
+            half_turn: u.half_turn,
+            quarter_turn: u.quarter_turn,
+            orbits: [
+                u.classes.none,
+                u.classes.rotation_180,
+                u.classes.rotation_90,
+            ],
+        }
+    }
+}
+
+/// The published number of solutions of the n-board (OEIS A000170), or
+/// ``None`` past the last published value (n = 27).
+///
+/// >>> queens.known_total(8)
+/// 92
+#[pyfunction]
+fn known_total(n: u32) -> Option<u128> {
+    queens::known::total(n)
+}
+
+/// The published number of essentially different solutions of the
+/// n-board (OEIS A002562), or ``None`` past the last published value.
+///
+/// >>> queens.known_unique(8)
+/// 12
+#[pyfunction]
+fn known_unique(n: u32) -> Option<u128> {
+    queens::known::unique(n)
+}
+
+#[pymodule]
+fn _queens(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(count, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::count_units, m)?)?;
+    m.add_function(wrap_pyfunction!(boards::solutions, m)?)?;
+    m.add_function(wrap_pyfunction!(boards::one, m)?)?;
+    m.add_function(wrap_pyfunction!(boards::check, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::plan, m)?)?;
+    m.add_function(wrap_pyfunction!(known_total, m)?)?;
+    m.add_function(wrap_pyfunction!(known_unique, m)?)?;
+    m.add_class::<UniqueCount>()?;
+    m.add_class::<boards::Solutions>()?;
+    m.add_class::<boards::Conflict>()?;
+    m.add_class::<plan::Plan>()?;
+    m.add_class::<plan::Unit>()?;
+    let engines: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
+    m.add("ENGINES", PyTuple::new(m.py(), engines)?)?;
+    m.add("MAX_N", MAX_N)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
