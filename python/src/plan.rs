@@ -132,8 +132,8 @@ impl Plan {
 /// n when ``None``).
 ///
 /// >>> p = queens.plan(12, engine="mirror")
-/// >>> len(p), p[0]
-/// (33, Unit(id=0, descriptor='prefix:0,2', cost=20, weight=2))
+/// >>> len(p), p[0].descriptor, p[0].weight
+/// (55, 'rows:0,2', 2)
 #[pyfunction]
 #[pyo3(signature = (n, engine = None))]
 pub fn plan(py: Python<'_>, n: &Bound<'_, PyAny>, engine: Option<&str>) -> PyResult<Plan> {

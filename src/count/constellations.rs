@@ -56,6 +56,7 @@ use std::fmt::Write;
 use rayon::prelude::*;
 
 use super::cost::{costs, probe_tree, seed_of};
+use super::pieces::count_in_pieces;
 use crate::cpu::Features;
 use crate::kernel::{MAX_N, Masks, RowMasks, count_allowed_on, full_mask};
 use crate::symmetry::Transform;
@@ -101,12 +102,33 @@ impl Start {
 
     /// The unit's contribution to the total of an `n`-board: its
     /// completions times its weight.
+    #[cfg(test)]
     #[must_use]
     pub fn count(&self, n: u32, features: Features) -> u128 {
+        self.count_unless(n, features, &|| false)
+            .expect("a count that never stops ends")
+    }
+
+    /// [`Self::count`], in pieces with `stop()` read between two
+    /// ([`super::pieces`]): `None` when it said stop.
+    pub(crate) fn count_unless(
+        &self,
+        n: u32,
+        features: Features,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<u128> {
         let (mut masks, allowed) = search_of(n, self.border);
         // The bottom queen is placed already: its row is not searched.
         masks.cols |= 1 << self.border[1];
-        count_allowed_on(features, n, (1, n - 1), masks, &allowed) * u128::from(self.weight)
+        let completions = count_in_pieces(
+            n,
+            (1, n - 1),
+            masks,
+            &|row| allowed[row as usize],
+            stop,
+            &mut |row, masks| count_allowed_on(features, n, (row, n - 1), masks, &allowed),
+        )?;
+        Some(completions * u128::from(self.weight))
     }
 }
 

@@ -23,6 +23,7 @@
 use std::fmt::Write;
 
 use super::cost::{costs, probe_cost, seed_of};
+use super::pieces::count_in_pieces;
 use crate::cpu::Features;
 use crate::kernel::{Masks, count_completions_on, full_mask, lowest_bit};
 
@@ -78,10 +79,25 @@ impl WorkUnit {
     }
 
     /// The unit's contribution to the total of an `n`-board: its
-    /// completions times its weight, with the kernel `features` allow.
-    #[must_use]
-    pub fn count(&self, n: u32, features: Features) -> u128 {
-        count_completions_on(features, n, self.rows, self.masks) * u128::from(self.weight)
+    /// completions times its weight, with the kernel `features` allow,
+    /// counted in pieces with `stop()` read between two
+    /// ([`super::pieces`]); `None` when it said stop.
+    pub(crate) fn count_unless(
+        &self,
+        n: u32,
+        features: Features,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<u128> {
+        let full = full_mask(n);
+        let completions = count_in_pieces(
+            n,
+            (self.rows, n),
+            self.masks,
+            &|_| full,
+            stop,
+            &mut |row, masks| count_completions_on(features, n, row, masks),
+        )?;
+        Some(completions * u128::from(self.weight))
     }
 }
 

@@ -26,6 +26,7 @@ pub(crate) mod gpu;
 pub(crate) mod join;
 pub(crate) mod mirror;
 mod options;
+mod pieces;
 pub(crate) mod plan;
 mod run;
 

@@ -94,8 +94,9 @@ pub(crate) enum Runner<'a> {
 /// The one loop every count goes through: it tells the observer how much
 /// will run, hands the units out (one at a time to the CPU's threads, a
 /// batch at a time to the GPU), checks `cancel` before each, and reports
-/// each finished unit. Once `cancel` is set nothing new starts; what runs
-/// finishes.
+/// each finished unit. Once `cancel` is set nothing new starts, and the
+/// backtracking engines' units under way stop at their next piece
+/// ([`super::pieces`]) and count nothing; the join's finish.
 pub(crate) fn run(
     plan: &Plan,
     ids: &[u32],
@@ -148,7 +149,9 @@ fn on_cpu(
             return None;
         }
         let started = Instant::now();
-        let solutions = plan.count_unit_unchecked(id, scratch);
+        // A unit stopped inside counts nothing: it is dropped as if it had
+        // never started, and a journal never hears of it.
+        let solutions = plan.count_unit_unless(id, scratch, cancelled)?;
         Some(done(id, solutions, started.elapsed()))
     };
     let in_parallel = || -> Vec<(u32, u128)> {

@@ -1,0 +1,47 @@
+"""The package as a user meets it: docs, types, examples that run."""
+
+import doctest
+import inspect
+import pathlib
+
+import pytest
+
+import queens
+
+
+PUBLIC = ["count", "count_units", "solutions", "one", "check", "plan", "known_total", "known_unique"]
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_every_function_has_a_docstring_and_a_signature(name):
+    function = getattr(queens, name)
+    assert function.__doc__ and len(function.__doc__) > 80
+    assert "n" in inspect.signature(function).parameters or name == "check"
+
+
+def test_the_signatures_are_keyword_only_where_the_docs_say():
+    parameters = inspect.signature(queens.count).parameters
+    assert list(parameters) == ["n", "engine", "threads", "unique", "progress"]
+    assert all(parameters[p].kind is inspect.Parameter.KEYWORD_ONLY for p in list(parameters)[1:])
+
+
+def test_the_docstring_examples_run():
+    for module in (queens, queens._queens):
+        failed, tried = doctest.testmod(module, extraglobs={"queens": queens}, verbose=False)
+        assert failed == 0
+    assert tried > 0
+
+
+def test_it_is_typed():
+    package = pathlib.Path(queens.__file__).parent
+    assert (package / "py.typed").is_file()
+    stubs = (package / "_queens.pyi").read_text()
+    for name in PUBLIC:
+        assert f"def {name}(" in stubs
+    assert set(queens.__all__) >= set(PUBLIC)
+
+
+def test_version_and_constants():
+    assert queens.__version__.count(".") == 2
+    assert queens.MAX_N == 32
+    assert set(queens.ENGINES) == {"join", "mirror", "constellations"}
