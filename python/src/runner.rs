@@ -112,17 +112,22 @@ pub fn run(
     }
 
     let waiter = thread::current();
+    // Set by the worker before it wakes the waiter: its thread is not
+    // `is_finished` yet then, and a waiter that went by that would nap once
+    // more (50 ms added to a count of a millisecond).
+    let finished = AtomicBool::new(false);
     thread::scope(|scope| {
-        let worker = scope.spawn(move || {
+        let worker = scope.spawn(|| {
             let count = counter.run();
+            finished.store(true, Ordering::Release);
             waiter.unpark();
             count
         });
         let mut stopped: Option<PyErr> = None;
         let mut reported = (Instant::now(), tally.snapshot());
-        while !worker.is_finished() {
+        while !finished.load(Ordering::Acquire) {
             py.detach(|| thread::park_timeout(NAP));
-            if stopped.is_some() || worker.is_finished() {
+            if stopped.is_some() || finished.load(Ordering::Acquire) {
                 continue;
             }
             let outcome = py.check_signals().and_then(|()| match progress {
