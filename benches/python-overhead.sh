@@ -26,7 +26,7 @@ for round in $(seq "$rounds"); do
     "$python" benches/python_overhead.py "$calls" "$@" >"$scratch/python"; rust "$@" >"$scratch/rust"
   fi
   join "$scratch/rust" "$scratch/python" | while read -r n r p; do
-    echo "round $round: n = $n rust $r s, python $p s, ratio $(echo "$p / $r" | bc -l | cut -c1-5)"
+    echo "round $round: n = $n rust $r s, python $p s, ratio $(printf "%.3f" "$(echo "$p / $r" | bc -l)")"
   done | tee -a "$scratch/rounds"
 done
 for n in "$@"; do

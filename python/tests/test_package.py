@@ -32,6 +32,15 @@ def test_the_docstring_examples_run():
     assert tried > 0
 
 
+def test_the_guide_examples_run():
+    # docs/python.md, beside the package's sources in a checkout.
+    guide = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python.md"
+    if not guide.is_file():
+        pytest.skip("not run from a checkout")
+    failed, tried = doctest.testfile(str(guide), module_relative=False, globs={"queens": queens})
+    assert failed == 0 and tried > 10
+
+
 def test_it_is_typed():
     package = pathlib.Path(queens.__file__).parent
     assert (package / "py.typed").is_file()

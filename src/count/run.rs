@@ -104,6 +104,25 @@ pub(crate) fn run(
     observer: &dyn Observer,
     cancel: Option<&AtomicBool>,
 ) -> Result<Finished, Error> {
+    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    // A cancel heard while the plan was built: the join's tables (seconds
+    // at n = 23) are not built for nothing.
+    if cancelled() {
+        let threads = match *runner {
+            Runner::Cpu {
+                pool: Some(pool), ..
+            } => pool.current_num_threads(),
+            Runner::Cpu {
+                threads: Some(threads),
+                ..
+            } => threads.get(),
+            _ => rayon::current_num_threads(),
+        };
+        return Ok(Finished {
+            counts: Vec::new(),
+            threads,
+        });
+    }
     let mut order = ids.to_vec();
     // Largest first, so that no thread is left with a big unit at the end.
     order.sort_by_key(|&id| (std::cmp::Reverse(plan.cost_of(id)), id));
@@ -112,7 +131,6 @@ pub(crate) fn run(
     plan.prepare();
     observer.start(order.len(), order.iter().map(|&id| plan.cost_of(id)).sum());
 
-    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     let done = |id: u32, solutions: u128, elapsed: Duration| -> (u32, u128) {
         observer.unit_done(&UnitDone {
             id,
