@@ -160,6 +160,10 @@ pub enum Error {
     /// the GPU failed: one line saying which.
     #[error("{0}")]
     Gpu(String),
+    /// A count cancelled (see [`crate::Counter::cancel`]) before its plan
+    /// was built: nothing was counted.
+    #[error("the count was cancelled before its plan was built: nothing was counted")]
+    Cancelled,
     /// A [`crate::Counter`] given a plan for another board or engine than
     /// its own.
     #[error(

@@ -52,6 +52,17 @@ def test_ctrl_c_stops_a_count_and_leaves_nothing_running():
     assert queens.count(10) == A000170[10]
 
 
+def test_ctrl_c_stops_the_join_while_it_lists_its_jobs():
+    # The join's plan at n = 23 takes 11 to 15 s to build on 2 cores; the
+    # interrupt comes long before it is built.
+    timer = interrupt_after(0.3)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        queens.count(23, engine="join")
+    timer.join()
+    assert time.monotonic() - started < 5
+
+
 def test_ctrl_c_stops_count_units_too():
     plan = queens.plan(LONG["n"], engine=LONG["engine"])
     timer = interrupt_after(0.3)

@@ -4,7 +4,7 @@
 //! cancel flag meet the runner.
 
 use std::num::NonZeroUsize;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::ThreadPool;
 
@@ -175,7 +175,10 @@ impl<'a> Counter<'a> {
     }
 
     /// Stop handing out units once `flag` is set; the count then holds the
-    /// units that finished, each exact.
+    /// units that finished, each exact. Units under way of the mirror and
+    /// constellations engines stop inside (they are counted in pieces) and
+    /// are left out. [`run`](Self::run) set while the join lists its jobs
+    /// gives up the plan: [`Error::Cancelled`].
     #[must_use]
     pub fn cancel(self, flag: &'a AtomicBool) -> Self {
         Self {
@@ -208,9 +211,14 @@ impl<'a> Counter<'a> {
     ///
     /// # Errors
     /// As [`Plan::new`]; [`Error::Unit`] or [`Error::DuplicateUnit`] for a
-    /// bad unit list; [`Error::Threads`] or [`Error::Pool`].
+    /// bad unit list; [`Error::Threads`] or [`Error::Pool`];
+    /// [`Error::Cancelled`] when the [cancel](Self::cancel) flag was set
+    /// before the plan was built.
     pub fn run(&self) -> Result<Count, Error> {
-        self.run_plan(&self.plan()?)
+        let stop = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        let plan = Plan::new_unless(self.n, self.chosen_engine(), &self.config, &stop)?
+            .ok_or(Error::Cancelled)?;
+        self.run_plan(&plan)
     }
 
     /// Counts the units of `plan` (built by [`plan`](Self::plan) or

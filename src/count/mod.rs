@@ -287,6 +287,21 @@ pub fn count(n: u32) -> Result<u128, Error> {
 mod tests {
     use super::*;
     use crate::cpu::Features;
+    use std::sync::atomic::AtomicBool;
+
+    /// A count cancelled before it starts counts nothing: the join gives
+    /// up its plan, the backtracking engines start no unit.
+    #[test]
+    fn a_cancel_set_at_the_start_counts_nothing() {
+        let stop = AtomicBool::new(true);
+        let join = Counter::new(16).engine(Engine::Join).cancel(&stop).run();
+        assert_eq!(join, Err(Error::Cancelled));
+        for engine in [Engine::Mirror, Engine::Constellations] {
+            let count = Counter::new(18).engine(engine).cancel(&stop).run().unwrap();
+            assert_eq!((count.units, count.solutions), (0, 0), "{engine}");
+            assert!(count.plan_units > 0 && !count.is_complete());
+        }
+    }
 
     /// Every unit of `plan`, counted on two threads.
     fn unit_counts(n: u32, engine: Engine, simd: Simd) -> Vec<(u32, u128)> {

@@ -137,6 +137,19 @@ impl Plan {
     /// [`Error::Memory`] when `config.memory_limit` is set and the plan
     /// would need more (see [`memory_estimate`](Self::memory_estimate)).
     pub fn new(n: u32, engine: Engine, config: &Config) -> Result<Self, Error> {
+        Ok(Self::new_unless(n, engine, config, &|| false)?
+            .expect("a plan that never stops is built"))
+    }
+
+    /// [`new`](Self::new), given up (`Ok(None)`) when `stop()` says so
+    /// while the join lists its jobs (seconds at n = 23 and 24; the other
+    /// engines' plans are built whole).
+    pub(crate) fn new_unless(
+        n: u32,
+        engine: Engine,
+        config: &Config,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Self>, Error> {
         if let Some(available) = config.memory_limit {
             let needed = Self::memory_estimate(n, engine, config)?;
             if needed > available {
@@ -157,7 +170,10 @@ impl Plan {
                 split_depth: config.split_depth,
                 units: mirror::work_units(n, config.split_depth),
             },
-            (_, Some(stage)) => Body::Join(Box::new(JoinPlan::new(n, stage)?)),
+            (_, Some(stage)) => match JoinPlan::new_unless(n, stage, stop)? {
+                Some(join) => Body::Join(Box::new(join)),
+                None => return Ok(None),
+            },
         };
         let mut plan = Self {
             n,
@@ -168,7 +184,7 @@ impl Plan {
             features: Features::allowed(config.options.simd),
         };
         plan.hash = plan.canonical_hash();
-        Ok(plan)
+        Ok(Some(plan))
     }
 
     /// The bytes [`Plan::new`] keeps for `(n, engine, config)`, estimated
