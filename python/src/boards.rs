@@ -8,7 +8,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyTuple};
 use queens::{Construction, Line, MAX_N, MAX_READ_N, ReadError};
 
 use crate::errors::{BoardFormatError, board_size, to_py};
@@ -191,7 +191,7 @@ impl From<queens::Conflict> for Conflict {
 /// - a sequence of ints: each row's queen column, from 0 (as
 ///   ``solutions`` yields them);
 /// - a sequence of row strings of ``Q`` and ``.`` (LeetCode's form);
-/// - a string holding one board in any format ``queens list`` writes:
+/// - a string (or bytes) holding one board in any format ``queens list`` writes:
 ///   rows of ``Q`` and ``.`` (spaced or not), a line of columns from 1,
 ///   a JSON line, or LeetCode's JSON array.
 ///
@@ -205,7 +205,10 @@ impl From<queens::Conflict> for Conflict {
 #[pyfunction]
 pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
     if board.is_instance_of::<PyString>() {
-        return check_text(&board.extract::<String>()?);
+        return check_text(board.extract::<String>()?.as_bytes());
+    }
+    if let Ok(bytes) = board.cast::<PyBytes>() {
+        return check_text(bytes.as_bytes());
     }
     let Ok(items) = board.try_iter() else {
         let kind = board.get_type().name()?;
@@ -235,7 +238,7 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
             text.push_str(&line);
             text.push('\n');
         }
-        return check_text(&text);
+        return check_text(text.as_bytes());
     }
     let n = items.len();
     if n > MAX_READ_N as usize {
@@ -245,9 +248,9 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
     }
     let mut cols = Vec::with_capacity(n);
     for (row, item) in items.iter().enumerate() {
-        let col = item
-            .extract::<i64>()
-            .ok()
+        let col = (!item.is_instance_of::<PyBool>())
+            .then(|| item.extract::<i64>().ok())
+            .flatten()
             .and_then(|c| u32::try_from(c).ok())
             .filter(|&c| (c as usize) < n)
             .ok_or_else(|| {
@@ -263,9 +266,9 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
 }
 
 /// The one board of `text`, checked.
-fn check_text(text: &str) -> PyResult<Option<Conflict>> {
+fn check_text(text: &[u8]) -> PyResult<Option<Conflict>> {
     let refuse = |err: ReadError| BoardFormatError::new_err(err.to_string());
-    let mut boards = queens::Boards::new(text.as_bytes());
+    let mut boards = queens::Boards::new(text);
     let first = boards
         .next()
         .ok_or_else(|| refuse(ReadError::Empty))?

@@ -37,20 +37,26 @@ pub fn to_py(err: queens::Error) -> PyErr {
 /// `TypeError` when it is no int (as `range("x")` is), a `BoardSizeError`
 /// naming the range when it is out of it.
 pub fn board_size(value: &Bound<'_, PyAny>, what: &str, max: u32) -> PyResult<u32> {
-    let out_of_range = || {
-        BoardSizeError::new_err(format!(
-            "board size {value} is out of range: {what} takes n from 1 to {max}"
-        ))
-    };
+    int(value)?
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| {
+            BoardSizeError::new_err(format!(
+                "board size {value} is out of range: {what} takes n from 1 to {max}"
+            ))
+        })
+}
+
+/// `value` as an int: `None` when it is beyond an `i64`, a `TypeError`
+/// when it is no int at all (a bool is refused too: `count(True)` is a
+/// slip, not a board of one).
+pub fn int(value: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
     if value.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err("n must be an int, not bool"));
     }
     match value.extract::<i64>() {
-        Ok(n) => u32::try_from(n)
-            .ok()
-            .filter(|n| (1..=max).contains(n))
-            .ok_or_else(out_of_range),
-        Err(err) if err.is_instance_of::<PyOverflowError>(value.py()) => Err(out_of_range()),
+        Ok(n) => Ok(Some(n)),
+        Err(err) if err.is_instance_of::<PyOverflowError>(value.py()) => Ok(None),
         Err(_) => {
             let kind = value.get_type().name()?;
             Err(PyTypeError::new_err(format!(

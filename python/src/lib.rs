@@ -147,8 +147,8 @@ impl From<queens::Unique> for UniqueCount {
 /// >>> queens.known_total(8)
 /// 92
 #[pyfunction]
-fn known_total(n: u32) -> Option<u128> {
-    queens::known::total(n)
+fn known_total(n: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
+    Ok(published(n)?.and_then(queens::known::total))
 }
 
 /// The published number of essentially different solutions of the
@@ -157,8 +157,14 @@ fn known_total(n: u32) -> Option<u128> {
 /// >>> queens.known_unique(8)
 /// 12
 #[pyfunction]
-fn known_unique(n: u32) -> Option<u128> {
-    queens::known::unique(n)
+fn known_unique(n: &Bound<'_, PyAny>) -> PyResult<Option<u128>> {
+    Ok(published(n)?.and_then(queens::known::unique))
+}
+
+/// `n` as a board size to look up: `None` (nothing published) for an int
+/// that is no `u32`, a `TypeError` for what is no int.
+fn published(n: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+    Ok(errors::int(n)?.and_then(|n| u32::try_from(n).ok()))
 }
 
 #[pymodule]

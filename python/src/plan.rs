@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyBool, PyList};
 use queens::{Config, Engine, MAX_N};
 
 use crate::errors::{InputError, board_size, to_py};
@@ -175,12 +175,15 @@ pub fn count_units(
         let item = item?;
         let id = match item.cast::<Unit>() {
             Ok(unit) => unit.get().id,
-            Err(_) => item
-                .extract::<i64>()
-                .ok()
+            Err(_) => (!item.is_instance_of::<PyBool>())
+                .then(|| item.extract::<i64>().ok())
+                .flatten()
                 .and_then(|id| u32::try_from(id).ok())
-                .ok_or_else(|| {
-                    InputError::new_err(format!("{item} is not a unit id: ids are ints from 0"))
+                .ok_or_else(|| match item.repr() {
+                    Ok(shown) => InputError::new_err(format!(
+                        "{shown} is not a unit id: ids are ints from 0"
+                    )),
+                    Err(err) => err,
                 })?,
         };
         ids.push(id);

@@ -59,6 +59,7 @@ def test_every_form_of_a_board_checks_alike():
             " ".join(str(c + 1) for c in cols),
             json.dumps({"n": 6, "cols": list(cols)}),
             json.dumps([rows]),
+            "\n".join(rows).encode(),
         ]
         assert all(queens.check(form) is None for form in forms), forms
 
@@ -82,6 +83,7 @@ def test_check_names_the_first_conflict():
         ([0, 4, 1, 2], "column 4"),
         ([0, -1], "column -1"),
         ([0, "x"], "column x"),
+        ([True, False], "column True"),
         (["Q.", 3], "row 1"),
         (["1 2"], "row 0"),
         ("Q?\n.Q\n", "line 1"),

@@ -46,6 +46,10 @@ def test_totals_are_plain_python_ints():
     assert queens.known_total(27) == A000170[27]
     assert queens.known_unique(27) == A002562[27]
     assert queens.known_total(28) is None
+    assert queens.known_total(0) == 1  # OEIS: the empty board, one way
+    assert queens.known_unique(-1) is queens.known_total(10**30) is None
+    with pytest.raises(TypeError):
+        queens.known_total("8")
 
 
 def test_a_plan_lists_its_units():
@@ -87,4 +91,6 @@ def test_count_units_refuses_what_no_plan_has():
         queens.count_units(10, [0, 0], engine="mirror")
     with pytest.raises(queens.InputError, match="not a unit id"):
         queens.count_units(10, [-1], engine="mirror")
+    with pytest.raises(queens.InputError, match="'0' is not a unit id"):
+        queens.count_units(10, "01", engine="mirror")
     assert queens.count_units(10, [], engine="mirror") == {}
