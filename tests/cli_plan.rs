@@ -164,3 +164,45 @@ fn a_closed_pipe_ends_the_unit_list_quietly() {
     assert!(out.status.success(), "{:?}", out.status);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// `--split-depth` shapes only the mirror engine's units: a plan of
+/// another engine refuses it rather than printing a plan that ignored it.
+/// See: issue 23's note (`plan 16 --split-depth 3` printed the join's plan).
+#[test]
+fn plan_refuses_a_split_depth_its_engine_ignores() {
+    rejects(
+        &["plan", "16", "--split-depth", "3"],
+        &[
+            "--split-depth",
+            "mirror engine only",
+            "join",
+            "--engine mirror",
+        ],
+    );
+    rejects(
+        &[
+            "plan",
+            "16",
+            "--engine",
+            "constellations",
+            "--split-depth",
+            "3",
+        ],
+        &["--split-depth", "not constellations"],
+    );
+    let mirror = &json_lines(&[
+        "plan",
+        "12",
+        "--engine",
+        "mirror",
+        "--split-depth",
+        "3",
+        "--json",
+    ])[0];
+    assert_eq!(mirror["split_depth"], 3);
+    let small = &json_lines(&["plan", "8", "--split-depth", "3", "--json"])[0];
+    assert_eq!(
+        (&small["engine"], &small["split_depth"]),
+        (&"mirror".into(), &3.into())
+    );
+}

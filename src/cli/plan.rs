@@ -24,10 +24,11 @@ pub struct PlanArgs {
     #[arg(long, value_parser = super::options::EngineParser)]
     engine: Option<Engine>,
 
-    /// Rows fixed by each unit of the mirror engine (1 to 6).
-    #[arg(long, value_name = "D", default_value_t = DEFAULT_SPLIT_DEPTH,
+    /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2].
+    /// Refused for the other engines, whose units are fixed by n.
+    #[arg(long, value_name = "D",
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
-    split_depth: u32,
+    split_depth: Option<u32>,
 
     /// Print the summary as one JSON object.
     #[arg(long, conflicts_with = "units")]
@@ -87,8 +88,24 @@ impl Human for PlanRecord {
 pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
     let engine = args.engine.unwrap_or_else(|| Engine::best_for(n));
+    // See: issue 23's note (`plan 16 --split-depth 3` printed the join's
+    // plan as if the flag had been heard).
+    if args.split_depth.is_some() && engine != Engine::Mirror {
+        let why = if args.engine.is_some() {
+            format!(
+                "not {engine} (its units are fixed by n): drop it, or plan with --engine mirror"
+            )
+        } else {
+            format!(
+                "and n = {n} is planned by the {engine} engine by default: add --engine mirror, \
+                 or drop --split-depth"
+            )
+        };
+        eprintln!("queens: --split-depth applies to the mirror engine only, {why}");
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
     let config = Config::default()
-        .with_split_depth(args.split_depth)
+        .with_split_depth(args.split_depth.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
     let plan = match Plan::new(n, engine, &config) {
         Ok(plan) => plan,
