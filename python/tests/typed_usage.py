@@ -1,0 +1,31 @@
+"""Not a test module: a program that uses the whole API, for `mypy --strict`
+(CI runs it), so that the stubs type what users write."""
+
+import queens
+
+
+def main() -> None:
+    total: int = queens.count(8, engine="mirror", threads=1)
+    classes = queens.count(8, unique=True)
+    unique: int = classes.unique
+    sizes: dict[int, int] = classes.classes
+    for cols in queens.solutions(4):
+        first: int = cols[0]
+    for rows in queens.solutions(4, format="leetcode"):
+        top: str = rows[0]
+    text: str = queens.one(8, format="board")
+    conflict = queens.check([1, 3, 0, 2])
+    if conflict is not None:
+        square: tuple[int, int] = conflict.first
+    plan = queens.plan(8)
+    parts: dict[int, int] = queens.count_units(8, [plan[0], 1], progress=lambda done, all, found: None)
+    known: "int | None" = queens.known_total(8)
+    print(total, unique, sizes, first, top, text, parts, known, len(plan), queens.ENGINES)
+    try:
+        queens.count(33)
+    except queens.BoardSizeError as err:
+        print(err)
+
+
+if __name__ == "__main__":
+    main()
