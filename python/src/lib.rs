@@ -26,8 +26,9 @@ use crate::runner::Request;
 /// default the library's pool, one per core). ``progress``, if given, is
 /// called as ``progress(units_done, units_total, solutions_so_far)`` at most
 /// four times a second on the calling thread, and once more at the end.
-/// Ctrl-C (``KeyboardInterrupt``) stops a count within about the time one
-/// unit takes (well under a second up to n = 20) and raises; an exception
+/// Ctrl-C (``KeyboardInterrupt``) stops a count in about a second or less
+/// (the units under way stop at their next piece; the join's run whole)
+/// and raises, with no thread of the count left running; an exception
 /// raised by ``progress`` stops it the same way.
 ///
 /// With ``unique=True`` the result is a ``UniqueCount``: the total, the
