@@ -5,7 +5,7 @@
 //!
 //! - the **join** pairs left and right half-boards (meet in the middle, after
 //!   Kluev's quadrant join) and uses the board's symmetries; it is the
-//!   faster from n = 12 and covers `4 <= n <= 24`;
+//!   faster from n = 12 and covers `4 <= n <= 28`;
 //! - the **mirror** engine is a bitmask backtracker with mirror symmetry,
 //!   for every `1 <= n <= 32`.
 //!

@@ -290,11 +290,11 @@ fn engines_can_be_chosen_and_cross_checked() {
 fn the_join_refuses_sizes_it_does_not_cover() {
     rejects(
         &["count", "3", "--engine", "join"],
-        &["join engine counts 4 <= n <= 24", "--engine mirror"],
+        &["join engine counts 4 <= n <= 28", "--engine mirror"],
     );
     rejects(
-        &["count", "20..25", "--engine", "join"],
-        &["4 <= n <= 24", "n = 25"],
+        &["count", "20..29", "--engine", "join"],
+        &["4 <= n <= 28", "n = 29"],
     );
     rejects(
         &["count", "8", "--engine", "fast"],
@@ -313,7 +313,7 @@ fn split_depth_is_refused_where_nothing_splits() {
         &["count", "14", "--split-depth", "3"],
         &[
             "n = 14 is counted by the join engine",
-            "12 <= n <= 24",
+            "12 <= n <= 28",
             "--engine mirror",
         ],
     );

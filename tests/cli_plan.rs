@@ -132,7 +132,7 @@ fn bad_unit_lists_are_refused_with_the_reason() {
 fn bad_plans_are_refused_with_the_engine_s_range() {
     rejects(
         &["plan", "30", "--engine", "join"],
-        &["the join engine takes n from 4 to 24"],
+        &["the join engine takes n from 4 to 28"],
     );
     rejects(
         &["plan", "0"],

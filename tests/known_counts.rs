@@ -59,7 +59,7 @@ struct Recorder {
 }
 
 impl Observer for Recorder {
-    fn start(&self, units: usize, _total_cost: u64) {
+    fn start(&self, units: usize, _total_cost: u128) {
         *self.started.lock().unwrap() = units;
     }
     fn unit_done(&self, done: &UnitDone) {

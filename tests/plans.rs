@@ -270,15 +270,15 @@ fn the_one_call_uses_the_best_engine() {
     }
     assert_eq!(Engine::best_for(11), Engine::Mirror);
     assert_eq!(Engine::best_for(12), Engine::Join);
-    assert_eq!(Engine::best_for(24), Engine::Join);
-    assert_eq!(Engine::best_for(25), Engine::Constellations);
+    assert_eq!(Engine::best_for(28), Engine::Join);
+    assert_eq!(Engine::best_for(29), Engine::Constellations);
     assert_eq!(
         Engine::Join.second_opinion(20),
         Some(Engine::Constellations)
     );
     assert_eq!(Engine::Mirror.second_opinion(20), Some(Engine::Join));
     assert_eq!(
-        Engine::Mirror.second_opinion(25),
+        Engine::Mirror.second_opinion(29),
         Some(Engine::Constellations)
     );
     assert_eq!(
@@ -286,7 +286,7 @@ fn the_one_call_uses_the_best_engine() {
         Some(Engine::Join)
     );
     assert_eq!(
-        Engine::Constellations.second_opinion(25),
+        Engine::Constellations.second_opinion(29),
         Some(Engine::Mirror)
     );
     assert_eq!(Engine::Mirror.second_opinion(3), None);
@@ -361,7 +361,7 @@ fn refusals_name_the_engine_and_its_range() {
     );
     assert_eq!(
         err(0, Engine::Join, 2),
-        "board size 0 is out of range: the join engine takes n from 4 to 24"
+        "board size 0 is out of range: the join engine takes n from 4 to 28"
     );
     assert_eq!(
         err(8, Engine::Mirror, 7),

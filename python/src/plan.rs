@@ -83,7 +83,7 @@ impl Plan {
 
     /// The sum of the units' costs.
     #[getter]
-    fn total_cost(&self) -> u64 {
+    fn total_cost(&self) -> u128 {
         self.plan.total_cost()
     }
 

@@ -78,7 +78,7 @@ impl Tally {
 }
 
 impl Observer for Tally {
-    fn start(&self, units: usize, _total_cost: u64) {
+    fn start(&self, units: usize, _total_cost: u128) {
         self.units.store(units, Ordering::Relaxed);
     }
 

@@ -166,9 +166,9 @@ fn threads_from(
 
 const UNITS_SYNTAX: &str = "expected unit ids and ranges like 0-99,150,200-210";
 
-/// More unit ids than any plan has (the join's at n = 24 has a few
-/// million): a list this long is a typo, refused before it fills memory.
-const MAX_UNIT_IDS: u64 = 1 << 26;
+/// More unit ids than any plan has (the join's at n = 27 has 70 million):
+/// a list this long is a typo, refused before it fills memory.
+const MAX_UNIT_IDS: u64 = 1 << 27;
 
 /// Unit ids, sorted, each once.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -444,7 +444,7 @@ mod tests {
         assert!(err("0-10,5").starts_with("unit 5 is listed more than once"));
         assert!(err("4,4").starts_with("unit 4 is listed more than once"));
         assert!(err("9-3").starts_with("the unit range 9-3 is empty"));
-        assert!(err("0-4294967295").contains("more than 67108864 units"));
+        assert!(err("0-4294967295").contains("more than 134217728 units"));
         for bad in ["", "1,,2", "a", "-1", "1-", "1-2-3", "4294967296", "1.5"] {
             assert!(
                 err(bad).contains("is not a unit id"),

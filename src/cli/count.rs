@@ -58,7 +58,7 @@ pub struct CountArgs {
 
     /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2;
     /// with --shard, 4]. Refused where another method counts (the join
-    /// does by default for 12 <= n <= 24: add --engine mirror).
+    /// does by default for 12 <= n <= 28: add --engine mirror).
     #[arg(long, value_name = "D",
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
     split_depth: Option<u32>,
@@ -71,10 +71,10 @@ pub struct CountArgs {
     #[arg(short, long)]
     quiet: bool,
 
-    /// Counting engine: `join` pairs half-boards (the fastest, 4 <= n <= 24),
+    /// Counting engine: `join` pairs half-boards (the fastest, 4 <= n <= 28),
     /// `constellations` backtracks from the four border queens with all eight
     /// symmetries (4 <= n <= 32), `mirror` backtracks row by row with mirror
-    /// symmetry [default: join for 12 <= n <= 24, constellations beyond, else
+    /// symmetry [default: join for 12 <= n <= 28, constellations beyond, else
     /// mirror; with --gpu, constellations].
     #[arg(long, value_parser = super::options::EngineParser)]
     engine: Option<Engine>,
@@ -737,7 +737,7 @@ fn quit(n: u32) {
 struct Both<'a>(&'a Progress, Option<&'a Journal>);
 
 impl Observer for Both<'_> {
-    fn start(&self, units: usize, total_cost: u64) {
+    fn start(&self, units: usize, total_cost: u128) {
         self.0.start(units, total_cost);
     }
 

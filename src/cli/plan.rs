@@ -51,8 +51,9 @@ struct PlanRecord {
     split_depth: Option<u32>,
     /// How many units the plan has (ids `0..units`).
     units: usize,
-    /// The sum of the units' cost estimates (the engine's own unit of work).
-    cost: u64,
+    /// The sum of the units' cost estimates (the engine's own unit of
+    /// work; past 2^64 for the join from n = 25 on).
+    cost: u128,
     /// The plan's hash: `sha256:...`.
     plan: String,
 }

@@ -22,6 +22,9 @@ const CALIBRATE: Duration = Duration::from_secs(2);
 /// ... and finished at least this many units.
 const CALIBRATE_UNITS: usize = 4;
 
+/// The bar's length: it moves by millionths of the plan's total cost.
+const BAR_LENGTH: u64 = 1_000_000;
+
 /// A bar for one board size.
 pub struct Progress {
     n: u32,
@@ -33,9 +36,9 @@ pub struct Progress {
 
 struct Tally {
     units: usize,
-    total_cost: u64,
+    total_cost: u128,
     done: usize,
-    done_cost: u64,
+    done_cost: u128,
     solutions: u128,
     started: Instant,
     estimated: bool,
@@ -94,8 +97,8 @@ impl Progress {
 }
 
 impl Observer for Progress {
-    fn start(&self, units: usize, total_cost: u64) {
-        self.bar.set_length(total_cost);
+    fn start(&self, units: usize, total_cost: u128) {
+        self.bar.set_length(BAR_LENGTH);
         let mut tally = self.tally.lock().unwrap_or_else(PoisonError::into_inner);
         tally.units = units;
         tally.total_cost = total_cost;
@@ -111,7 +114,7 @@ impl Observer for Progress {
     fn unit_done(&self, done: &UnitDone) {
         let mut tally = self.tally.lock().unwrap_or_else(PoisonError::into_inner);
         tally.done += 1;
-        tally.done_cost += done.cost;
+        tally.done_cost += u128::from(done.cost);
         tally.solutions += done.solutions;
         self.estimate(&mut tally);
         if self.bar.is_hidden() {
@@ -122,7 +125,10 @@ impl Observer for Progress {
             "{}/{} units, {} solutions, {rate:.1} units/s",
             tally.done, tally.units, tally.solutions
         ));
-        self.bar.inc(done.cost);
+        // In millionths of the total cost, which can pass 2^64.
+        let position = tally.done_cost * u128::from(BAR_LENGTH) / tally.total_cost.max(1);
+        self.bar
+            .set_position(u64::try_from(position).unwrap_or(BAR_LENGTH));
     }
 }
 

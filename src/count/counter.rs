@@ -305,7 +305,8 @@ impl Counter<'_> {
             || threads_of(self.config.threads),
             ThreadPool::current_num_threads,
         );
-        let needed = plan.count_memory(threads);
+        let units = self.units.map_or(plan.len(), <[u32]>::len);
+        let needed = plan.count_memory(threads, units);
         if needed > available {
             return Err(Error::Memory {
                 doing: "counting",

@@ -80,9 +80,10 @@ impl Engine {
     #[doc(hidden)]
     pub const CROSS_CHECKS: [Self; 3] = [Self::JoinUnequal, Self::JoinReference, Self::JoinSliced];
 
-    /// The engine for `n` when none is named: the join from n = 12 to 24
-    /// (faster there: 10 ms against 51 ms at n = 14, see results/), the
-    /// constellations engine beyond, the mirror engine below.
+    /// The engine for `n` when none is named: the join from n = 12 to 28
+    /// (faster there: 10 ms against 51 ms at n = 14, 1.5 s against 40 s at
+    /// n = 18, see results/), the constellations engine beyond, the mirror
+    /// engine below.
     #[must_use]
     pub fn best_for(n: u32) -> Self {
         match n {
@@ -98,7 +99,8 @@ impl Engine {
         match self {
             Self::Mirror => 1..=crate::kernel::MAX_N,
             Self::Constellations => constellations::MIN_N..=crate::kernel::MAX_N,
-            _ => join::MIN_JOIN_N..=join::MAX_JOIN_N,
+            Self::Join => join::MIN_JOIN_N..=join::MAX_JOIN_N,
+            _ => join::MIN_JOIN_N..=join::MAX_WHOLE_N,
         }
     }
 

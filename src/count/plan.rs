@@ -208,18 +208,19 @@ impl Plan {
         })
     }
 
-    /// The bytes a count of every unit takes on `threads` threads, the
-    /// plan's own included: the join's quarter tables (built by the first
-    /// unit that runs, 9.7 GB at n = 24) and each thread's buffers, and the
-    /// runner's record of each unit.
+    /// The bytes a count of `units` of its units takes on `threads`
+    /// threads, the plan's own included: the join's quarter tables (built
+    /// by the first unit that runs, 1.1 GB at n = 22; none from n = 24 on,
+    /// where each job builds its slices) and each thread's buffers, and
+    /// the runner's record of each unit.
     #[must_use]
-    pub fn count_memory(&self, threads: usize) -> u64 {
+    pub fn count_memory(&self, threads: usize, units: usize) -> u64 {
         let plan = match &self.body {
             Body::Mirror { units, .. } => (units.capacity() * size_of::<WorkUnit>()) as u64,
             Body::Join(join) => join.bytes(),
             Body::Constellations(starts) => (starts.capacity() * size_of::<Start>()) as u64,
         };
-        let records = self.len() as u64 * RECORD_BYTES;
+        let records = units as u64 * RECORD_BYTES;
         let counting = match (&self.body, self.engine.stage()) {
             (Body::Join(join), Some(stage)) => {
                 JoinPlan::table_bytes(self.n, stage) + threads as u64 * join.scratch_bytes()
@@ -265,7 +266,7 @@ impl Plan {
     pub fn len(&self) -> usize {
         match &self.body {
             Body::Mirror { units, .. } => units.len(),
-            Body::Join(plan) => plan.jobs().len(),
+            Body::Join(plan) => plan.len(),
             Body::Constellations(starts) => starts.len(),
         }
     }
@@ -296,8 +297,11 @@ impl Plan {
                 (u.descriptor(), u.cost, u32::from(u.weight))
             }
             Body::Join(plan) => {
-                let job = plan.jobs().get(i)?;
-                (JoinPlan::descriptor(job), job.cost, job.weight())
+                if i >= plan.len() {
+                    return None;
+                }
+                let job = plan.job(id);
+                (JoinPlan::descriptor(&job), job.cost, job.weight())
             }
             Body::Constellations(starts) => {
                 let start = starts.get(i)?;
@@ -335,15 +339,17 @@ impl Plan {
     pub(crate) fn cost_of(&self, id: u32) -> u64 {
         match &self.body {
             Body::Mirror { units, .. } => units[id as usize].cost,
-            Body::Join(plan) => plan.jobs()[id as usize].cost,
+            Body::Join(plan) => plan.cost(id),
             Body::Constellations(starts) => starts[id as usize].cost,
         }
     }
 
-    /// The sum of every unit's cost.
+    /// The sum of every unit's cost: past 2^64 for the join from n = 25 on.
     #[must_use]
-    pub fn total_cost(&self) -> u64 {
-        (0..self.len() as u32).map(|id| self.cost_of(id)).sum()
+    pub fn total_cost(&self) -> u128 {
+        (0..self.len() as u32)
+            .map(|id| u128::from(self.cost_of(id)))
+            .sum()
     }
 
     /// The options its units count with.
@@ -401,7 +407,7 @@ impl Plan {
             }
             Body::Join(plan) => {
                 scratch.join.set_features(self.features);
-                Some(plan.run_job(&plan.jobs()[id as usize], &mut scratch.join))
+                Some(plan.run_job(&plan.job(id), &mut scratch.join))
             }
             Body::Constellations(starts) => {
                 starts[id as usize].count_unless(self.n, self.features, stop)

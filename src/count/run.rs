@@ -25,8 +25,8 @@ use crate::error::MAX_THREADS;
 /// a lock. `()` is the observer that ignores everything.
 pub trait Observer: Sync {
     /// Called once before any unit runs: how many units will run and the
-    /// sum of their costs.
-    fn start(&self, _units: usize, _total_cost: u64) {}
+    /// sum of their costs (past 2^64 from n = 25 on with the join).
+    fn start(&self, _units: usize, _total_cost: u128) {}
     /// Called once for every unit, as it finishes.
     fn unit_done(&self, done: &UnitDone);
 }
@@ -129,7 +129,10 @@ pub(crate) fn run(
     // The join's tables are built before the first unit, not in it: its
     // time would pace the observer's estimates (n = 20: "14 h" for 25 min).
     plan.prepare();
-    observer.start(order.len(), order.iter().map(|&id| plan.cost_of(id)).sum());
+    observer.start(
+        order.len(),
+        order.iter().map(|&id| u128::from(plan.cost_of(id))).sum(),
+    );
 
     let done = |id: u32, solutions: u128, elapsed: Duration| -> (u32, u128) {
         observer.unit_done(&UnitDone {
@@ -235,7 +238,11 @@ fn on_gpu(
             let started = Instant::now();
             let solutions = gpu.count(n, &tasks, &roots, plan.features())?;
             let elapsed = started.elapsed();
-            let batch_cost: u64 = batch.iter().map(|&id| plan.cost_of(id)).sum::<u64>().max(1);
+            let batch_cost = batch
+                .iter()
+                .map(|&id| u128::from(plan.cost_of(id)))
+                .sum::<u128>()
+                .max(1);
             for (&id, solutions) in batch.iter().zip(solutions) {
                 let share = plan.cost_of(id) as f64 / batch_cost as f64;
                 counts.push(done(id, solutions, elapsed.mul_f64(share)));
@@ -256,14 +263,14 @@ fn batches(plan: &Plan, order: &[u32]) -> Vec<Vec<u32>> {
         .gpu
         .batches
         .map_or(BATCHES, |b| u64::from(b.get()));
-    let total_cost: u64 = order.iter().map(|&id| plan.cost_of(id)).sum();
-    let share = total_cost.div_ceil(wanted).max(1);
+    let total_cost: u128 = order.iter().map(|&id| u128::from(plan.cost_of(id))).sum();
+    let share = total_cost.div_ceil(u128::from(wanted)).max(1);
     let mut out = vec![Vec::new()];
     let mut cost = 0;
     for &id in order {
         let last = out.last_mut().expect("never empty");
         last.push(id);
-        cost += plan.cost_of(id);
+        cost += u128::from(plan.cost_of(id));
         if cost >= share {
             out.push(Vec::new());
             cost = 0;

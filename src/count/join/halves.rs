@@ -23,7 +23,7 @@
 //!
 //! This module generates and weighs half-boards; it never counts pairs.
 
-use super::quarter::{Piece, QuarterTable};
+use super::quarter::{Groups, Piece};
 
 /// Which half of the columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,12 +48,12 @@ pub struct Geometry {
 }
 
 impl Geometry {
-    /// The split of an `n`-board, `4 <= n <= 24`.
+    /// The split of an `n`-board, `4 <= n <= 28`.
     #[must_use]
     pub fn new(n: u32) -> Self {
         assert!(
-            (4..=24).contains(&n),
-            "the join handles 4 <= n <= 24, not {n}"
+            (4..=28).contains(&n),
+            "the join handles 4 <= n <= 28, not {n}"
         );
         let h = n / 2;
         Self {
@@ -108,8 +108,8 @@ impl Geometry {
     /// wanted half-board can use.
     pub fn for_each_half(
         &self,
-        tops: &QuarterTable,
-        bottoms: &QuarterTable,
+        tops: &impl Groups,
+        bottoms: &impl Groups,
         side: Side,
         rows: u32,
         mut emit: impl FnMut(u64, bool),

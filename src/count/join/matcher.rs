@@ -233,7 +233,8 @@ macro_rules! sliced_kernel {
                 8 => $fixed::<8>(table, queries),
                 9 => $fixed::<9>(table, queries),
                 10 => $fixed::<10>(table, queries),
-                _ => unreachable!("a window of at most 2 * (24 - 1) bits has at most 10 chunks"),
+                11 => $fixed::<11>(table, queries),
+                _ => unreachable!("a window of at most 2 * (28 - 1) bits has at most 11 chunks"),
             }
         }
 

@@ -27,17 +27,24 @@ use std::sync::OnceLock;
 
 use self::halves::{Geometry, Side, flip_weight, for_each_subset, mirror_weight, right_weight};
 use self::matcher::{SlicedMatcher, count_naive, query};
-use self::odd::{Middle, OddGeometry};
-use self::quarter::{GroupSizes, QuarterTable};
+use self::odd::{FreeColumns, Middle, OddGeometry};
+use self::quarter::{GroupSizes, Groups, Piece, QuarterTable, Slice};
 use self::sieve::Sieve;
 use crate::Error;
 use crate::cpu::Features;
 
 /// The smallest board the join handles; smaller ones are the backtracker's.
 pub(crate) const MIN_JOIN_N: u32 = 4;
-/// The largest board the join handles: the quarter table for n = 24 holds
-/// about 0.6e9 pieces already.
-pub(crate) const MAX_JOIN_N: u32 = 24;
+/// The largest board the join handles: its quarters are 14 x 14, and a
+/// window word of `2(n - 1) = 54` bits stays below the queries' tag.
+pub(crate) const MAX_JOIN_N: u32 = 28;
+/// The largest board the cross-check stages handle: they read whole
+/// quarter tables (9.7 GB at n = 24), never slices.
+pub(crate) const MAX_WHOLE_N: u32 = 24;
+/// The largest quarter side whose whole tables a plan builds (1.1 GB at
+/// n = 22, side 11); from side 12 on (n = 24, 25: 9.7 and 5.1 GB), each job
+/// builds the slices it reads ([`Pieces::PerJob`]).
+const MAX_WHOLE_SIDE: u32 = 11;
 
 /// How much of the method to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -53,6 +60,17 @@ pub enum Stage {
     /// As `Symmetric` for even boards; odd boards fix the middle-column
     /// queen and count 8 times the canonical placements (see [`odd`]).
     FixedMiddle,
+}
+
+impl Stage {
+    /// The largest board this stage plans.
+    #[must_use]
+    pub const fn max_n(self) -> u32 {
+        match self {
+            Self::FixedMiddle => MAX_JOIN_N,
+            _ => MAX_WHOLE_N,
+        }
+    }
 }
 
 /// One row set: the unit of work.
@@ -98,13 +116,34 @@ pub struct JoinPlan {
     /// The sizes of the quarter table's groups (side q, or h around a fixed
     /// middle): all that the jobs' costs need.
     sizes: GroupSizes,
-    /// The quarter tables, built by the first job that runs: describing a
-    /// plan needs only `sizes` (64 MiB at n = 24, against 9.7 GB of tables).
-    tables: OnceLock<Tables>,
-    jobs: Vec<Job>,
+    pieces: Pieces,
+    jobs: Jobs,
     /// The most top-times-bottom candidates one job generates, both sides
     /// together: what bounds a thread's buffers.
     largest: u64,
+    /// The most pieces one row set of the quarter square holds: what bounds
+    /// a slice.
+    largest_slice: u64,
+}
+
+/// Where the jobs' quarter pieces come from.
+enum Pieces {
+    /// The whole quarter tables, shared by every job and built by the first
+    /// one that runs: describing a plan needs only its sizes.
+    Whole(OnceLock<Tables>),
+    /// Each job builds the four slices it reads (top and bottom rows of
+    /// each half) in its thread's [`Scratch`]: memory bounded by the job,
+    /// not by the board.
+    PerJob,
+}
+
+/// The jobs, twelve bytes each (20 million at n = 28, 70 million at n =
+/// 27): their row sets and costs by id, and the first id of each family.
+struct Jobs {
+    rows: Vec<u32>,
+    costs: Vec<u64>,
+    /// `(first id, kind)` of each run of jobs of one kind, in id order.
+    families: Vec<(u32, Kind)>,
 }
 
 /// The pieces the jobs are made of.
@@ -119,73 +158,124 @@ struct Tables {
     lefts: Option<(QuarterTable, QuarterTable)>,
 }
 
+/// Where one job reads its pieces: the top and bottom quarters of its
+/// left half, then of its right half.
+struct Quarters<'a, G> {
+    left: (&'a G, &'a G),
+    right: (&'a G, &'a G),
+}
+
+/// Jobs whose costs are computed between two looks at `stop()`.
+const COST_BATCH: usize = 1 << 16;
+
 impl JoinPlan {
     /// Counts the quarter table's groups and lists the jobs of an
     /// `n`-board; the table itself waits for the first job.
     ///
     /// # Errors
-    /// [`Error::BoardSize`] unless `MIN_JOIN_N <= n <= MAX_JOIN_N`.
+    /// [`Error::BoardSize`] unless `MIN_JOIN_N <= n <= stage.max_n()`.
     #[cfg(test)]
     pub fn new(n: u32, stage: Stage) -> Result<Self, Error> {
         Ok(Self::new_unless(n, stage, &|| false)?.expect("a plan that never stops is built"))
     }
 
     /// [`new`](Self::new), given up (`Ok(None)`) as soon as `stop()` says
-    /// so: listing the jobs takes 11 to 15 s at n = 23 and 24, and a
-    /// cancelled count should not wait for it. `stop()` is read once a
-    /// job.
+    /// so: listing the jobs takes seconds from n = 23 on, and a cancelled
+    /// count should not wait for it. `stop()` is read once every
+    /// [`COST_BATCH`] jobs. The costs are computed on the current rayon
+    /// pool.
     pub(crate) fn new_unless(
         n: u32,
         stage: Stage,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Self>, Error> {
-        if !(MIN_JOIN_N..=MAX_JOIN_N).contains(&n) {
+        use rayon::prelude::*;
+        if !(MIN_JOIN_N..=stage.max_n()).contains(&n) {
             return Err(Error::board_size(
                 n,
                 "the join engine",
                 MIN_JOIN_N,
-                MAX_JOIN_N,
+                stage.max_n(),
             ));
         }
         let geo = Geometry::new(n);
         let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
-        let sizes = GroupSizes::new(side(&geo, odd.as_ref()));
-        let mut jobs = Vec::with_capacity(job_count(&geo, stage, odd.as_ref()));
-        let mut largest = 0;
-        let mut stopped = false;
-        for_each_job(&geo, stage, odd.as_ref(), |rows, weight, kind| {
-            stopped = stopped || stop();
-            if stopped {
-                return;
-            }
-            let (left, right) = match (kind, &odd) {
-                (Kind::Odd(middle), Some(odd)) => {
-                    let free = odd.free_rows(middle);
-                    (
-                        odd.left_candidates(&sizes, rows),
-                        odd.right_candidates(&sizes, middle, free & !rows),
-                    )
-                }
-                _ => (
-                    candidates(&geo, &sizes, Side::Left, rows),
-                    candidates(&geo, &sizes, Side::Right, !rows & geo.all_rows()),
-                ),
-            };
-            largest = largest.max(left + right);
-            push_job(&mut jobs, rows, left * right, weight, kind);
-        });
-        if stopped {
+        let side = side(&geo, odd.as_ref());
+        let sizes = GroupSizes::new(side);
+        if stop() {
             return Ok(None);
         }
+        let mut rows = Vec::with_capacity(job_count(&geo, stage, odd.as_ref()));
+        let mut families: Vec<(u32, Kind)> = Vec::new();
+        for_each_job(&geo, stage, odd.as_ref(), |set, _, kind| {
+            if families.last().is_none_or(|&(_, k)| k != kind) {
+                let id = u32::try_from(rows.len()).expect("fewer than 2^32 jobs");
+                families.push((id, kind));
+            }
+            rows.push(set);
+        });
+        let free = odd.as_ref().map(|_| FreeColumns::new(&sizes));
+        let mut costs = Vec::with_capacity(rows.len());
+        let mut largest = 0;
+        for (batch, sets) in rows.chunks(COST_BATCH).enumerate() {
+            if stop() {
+                return Ok(None);
+            }
+            let first = batch * COST_BATCH;
+            let sides: Vec<(u64, u64)> = sets
+                .par_iter()
+                .enumerate()
+                .map(|(i, &set)| {
+                    let kind = kind_of(&families, (first + i) as u32);
+                    candidates_of(&geo, odd.as_ref().zip(free.as_ref()), &sizes, set, kind)
+                })
+                .collect();
+            for (left, right) in sides {
+                largest = largest.max(left + right);
+                costs.push(left * right);
+            }
+        }
+        let largest_slice = (0..1u32 << side)
+            .map(|set| {
+                (0..1u32 << side)
+                    .map(|c| sizes.len(set, c) as u64)
+                    .sum::<u64>()
+            })
+            .max()
+            .unwrap_or(0);
+        let pieces = if stage != Stage::FixedMiddle || side <= MAX_WHOLE_SIDE {
+            Pieces::Whole(OnceLock::new())
+        } else {
+            Pieces::PerJob
+        };
         Ok(Some(Self {
             geo,
             stage,
             odd,
             sizes,
-            tables: OnceLock::new(),
-            jobs,
+            pieces,
+            jobs: Jobs {
+                rows,
+                costs,
+                families,
+            },
             largest,
+            largest_slice,
         }))
+    }
+
+    /// The same plan, its jobs building their own slices even where the
+    /// whole tables would fit: for comparing the two.
+    #[cfg(test)]
+    #[must_use]
+    pub fn per_job(mut self) -> Self {
+        assert_eq!(
+            self.stage,
+            Stage::FixedMiddle,
+            "only the fixed middle reads slices"
+        );
+        self.pieces = Pieces::PerJob;
+        self
     }
 
     /// The bytes [`new`](Self::new) keeps for an `n`-board: the group
@@ -195,50 +285,66 @@ impl JoinPlan {
         let geo = Geometry::new(n);
         let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
         let jobs = job_count(&geo, stage, odd.as_ref()) as u64;
-        GroupSizes::bytes(side(&geo, odd.as_ref())) + jobs * size_of::<Job>() as u64
+        GroupSizes::bytes(side(&geo, odd.as_ref())) + jobs * JOB_BYTES + FAMILIES_BYTES
     }
 
     /// The bytes this plan keeps: what [`plan_bytes`](Self::plan_bytes)
     /// estimates, from the vectors themselves.
     #[must_use]
     pub fn bytes(&self) -> u64 {
-        self.sizes.bytes_held() + (self.jobs.capacity() * size_of::<Job>()) as u64
+        self.sizes.bytes_held()
+            + (self.jobs.rows.capacity() * size_of::<u32>()) as u64
+            + (self.jobs.costs.capacity() * size_of::<u64>()) as u64
+            + FAMILIES_BYTES
     }
 
     /// The bytes the quarter tables of an `n`-board take once the first
-    /// job has built them, counted without building them.
+    /// job has built them, counted without building them: none where the
+    /// jobs build slices.
     #[must_use]
     pub fn table_bytes(n: u32, stage: Stage) -> u64 {
         let geo = Geometry::new(n);
         let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
         let side = side(&geo, odd.as_ref());
-        let piece = size_of::<quarter::Piece>() as u64;
-        let (all, off_long) = QuarterTable::pieces(side);
-        let table = GroupSizes::bytes(side) + all * piece;
+        if stage == Stage::FixedMiddle && side > MAX_WHOLE_SIDE {
+            return 0;
+        }
+        let table = QuarterTable::bytes_of(side, false);
         if has_lefts(stage, odd.as_ref()) {
-            table + 2 * (GroupSizes::bytes(side) + off_long * piece)
+            table + 2 * QuarterTable::bytes_of(side, true)
         } else {
             table
         }
     }
 
     /// The most bytes one thread's [`Scratch`] grows to over these jobs:
-    /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, and
+    /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, the
+    /// four slices of the largest row set where the jobs build them, and
     /// the smallest vectors' worth.
     #[must_use]
     pub fn scratch_bytes(&self) -> u64 {
-        SCRATCH_FLOOR + self.largest * SCRATCH_PER_CANDIDATE
+        let slices = match self.pieces {
+            Pieces::Whole(_) => 0,
+            Pieces::PerJob => {
+                let side = self.sizes.side();
+                4 * (self.largest_slice * size_of::<Piece>() as u64 + 4 * ((1 << side) + 1))
+            }
+        };
+        SCRATCH_FLOOR + self.largest * SCRATCH_PER_CANDIDATE + slices
     }
 
-    /// Builds the tables now rather than in the first job.
+    /// Builds the tables now rather than in the first job (nothing where
+    /// the jobs build slices).
     pub fn prepare(&self) {
-        self.tables();
+        if let Pieces::Whole(tables) = &self.pieces {
+            self.tables(tables);
+        }
     }
 
     /// The tables, built on first use.
-    fn tables(&self) -> &Tables {
-        self.tables.get_or_init(|| {
-            let table = QuarterTable::fill(self.sizes.clone());
+    fn tables<'a>(&self, tables: &'a OnceLock<Tables>) -> &'a Tables {
+        tables.get_or_init(|| {
+            let table = QuarterTable::fill(&self.sizes);
             let lefts = has_lefts(self.stage, self.odd.as_ref()).then(|| {
                 // Both long diagonals are local bit q - 1 of their family
                 // in the quarter that holds them on the left.
@@ -249,10 +355,45 @@ impl JoinPlan {
         })
     }
 
-    /// The jobs, in id order.
+    /// How many jobs the plan has; their ids are `0..len()`.
     #[must_use]
-    pub fn jobs(&self) -> &[Job] {
-        &self.jobs
+    pub fn len(&self) -> usize {
+        self.jobs.rows.len()
+    }
+
+    /// Job `id`, which must be below [`len`](Self::len).
+    #[must_use]
+    pub fn job(&self, id: u32) -> Job {
+        let rows = self.jobs.rows[id as usize];
+        let kind = kind_of(&self.jobs.families, id);
+        let weight = match kind {
+            Kind::Halves if matches!(self.stage, Stage::Reference | Stage::Sliced) => 1,
+            Kind::Halves => flip_weight(&self.geo, rows),
+            Kind::Odd(Middle::Column(_)) => 8,
+            Kind::Odd(Middle::Centre) => {
+                let odd = self.odd.as_ref().expect("odd jobs have an odd geometry");
+                flip_weight(&self.geo, rows) * odd.centre_mirror_weight(rows)
+            }
+        };
+        Job {
+            id,
+            rows,
+            cost: self.jobs.costs[id as usize],
+            weight,
+            kind,
+        }
+    }
+
+    /// Job `id`'s cost, which must be below [`len`](Self::len).
+    #[must_use]
+    pub fn cost(&self, id: u32) -> u64 {
+        self.jobs.costs[id as usize]
+    }
+
+    /// The jobs, in id order.
+    #[cfg(test)]
+    pub fn jobs(&self) -> impl Iterator<Item = Job> + '_ {
+        (0..self.len() as u32).map(|id| self.job(id))
     }
 
     /// The text another program rebuilds `job` from: its left row set in
@@ -269,24 +410,93 @@ impl JoinPlan {
 
     /// Counts the solutions of one job (its weight included).
     pub fn run_job(&self, job: &Job, scratch: &mut Scratch) -> u128 {
-        let tables = self.tables();
+        let Scratch { slices, work } = scratch;
+        match &self.pieces {
+            Pieces::Whole(tables) => {
+                let tables = self.tables(tables);
+                let table = &tables.table;
+                let left = tables
+                    .lefts
+                    .as_ref()
+                    .map_or((table, table), |(t, b)| (t, b));
+                let quarters = Quarters {
+                    left,
+                    right: (table, table),
+                };
+                self.run_with(job, &quarters, work)
+            }
+            Pieces::PerJob => {
+                self.build_slices(job, slices);
+                let [lt, lb, rt, rb] = &*slices;
+                let quarters = Quarters {
+                    left: (lt, lb),
+                    right: (rt, rb),
+                };
+                self.run_with(job, &quarters, work)
+            }
+        }
+    }
+
+    /// Makes `slices` the four a job of [`Stage::FixedMiddle`] reads: the
+    /// left half's top and bottom rows, then the right half's. A slot
+    /// that holds its slice already keeps it.
+    fn build_slices(&self, job: &Job, slices: &mut [Slice; 4]) {
+        let side = self.sizes.side();
+        let none = Piece::default();
+        let (left, right, left_off) = match (job.kind, &self.odd) {
+            (Kind::Odd(middle), Some(odd)) => {
+                let right_rows = odd.free_rows(middle) & !job.rows;
+                (
+                    odd.quarter_rows(job.rows),
+                    odd.quarter_rows(right_rows),
+                    (none, none),
+                )
+            }
+            _ => {
+                let geo = &self.geo;
+                let split = |rows: u32| (rows & ((1 << geo.h) - 1), rows >> geo.h);
+                // As the whole tables' `lefts`: the left half-boards keep
+                // off both long diagonals, local bit q - 1 of each family.
+                let long = 1 << (geo.q - 1);
+                let off = (
+                    Piece {
+                        falling: long,
+                        rising: 0,
+                    },
+                    Piece {
+                        falling: 0,
+                        rising: long,
+                    },
+                );
+                (split(job.rows), split(!job.rows & geo.all_rows()), off)
+            }
+        };
+        let wanted = [
+            (left.0, left_off.0),
+            (left.1, left_off.1),
+            (right.0, none),
+            (right.1, none),
+        ];
+        for (slice, (rows, off)) in slices.iter_mut().zip(wanted) {
+            slice.build(side, rows, off);
+        }
+    }
+
+    /// Counts one job with its pieces from `quarters`.
+    fn run_with<G: Groups>(&self, job: &Job, quarters: &Quarters<'_, G>, work: &mut Work) -> u128 {
         if let (Kind::Odd(middle), Some(odd)) = (job.kind, &self.odd) {
-            return Self::run_odd_job(job, middle, odd, &tables.table, scratch);
+            return Self::run_odd_job(job, middle, odd, quarters, work);
         }
         let geo = &self.geo;
         if self.stage == Stage::FixedMiddle && geo.n.is_multiple_of(2) {
-            return self.run_even_job(job, tables, scratch);
+            return self.run_even_job(job, quarters, work);
         }
         let symmetric = matches!(self.stage, Stage::Symmetric | Stage::FixedMiddle);
         let (long_falling, long_rising) = geo.long_diagonals();
         let long = long_falling | long_rising;
 
-        let table = &tables.table;
-        let (top_left, bottom_left) = tables
-            .lefts
-            .as_ref()
-            .map_or((table, table), |(t, b)| (t, b));
-        let left = &mut scratch.left;
+        let (top_left, bottom_left) = quarters.left;
+        let left = &mut work.left;
         left.clear();
         geo.for_each_half(top_left, bottom_left, Side::Left, job.rows, |word, _| {
             debug_assert!(!symmetric || word & long == 0);
@@ -300,10 +510,11 @@ impl JoinPlan {
         } else {
             1
         };
-        let queries = &mut scratch.queries;
+        let queries = &mut work.queries;
         queries.clear();
         let right_rows = !job.rows & geo.all_rows();
-        geo.for_each_half(table, table, Side::Right, right_rows, |word, centre| {
+        let (tops, bottoms) = quarters.right;
+        geo.for_each_half(tops, bottoms, Side::Right, right_rows, |word, centre| {
             let weight = if symmetric {
                 right_weight(geo, word, centre, mirror)
             } else {
@@ -316,62 +527,68 @@ impl JoinPlan {
         let pairs = match self.stage {
             Stage::Reference => count_naive(left, queries),
             Stage::Sliced | Stage::Symmetric => {
-                scratch.matcher.count(left, queries, geo.window_bits())
+                work.matcher.count(left, queries, geo.window_bits())
             }
-            Stage::FixedMiddle => scratch.sieve.count(left, queries, geo.window_bits()),
+            Stage::FixedMiddle => work.sieve.count(left, queries, geo.window_bits()),
         };
         u128::from(pairs) * u128::from(job.weight)
     }
 
     /// [`Stage::FixedMiddle`]'s even jobs: the symmetric stage's half-boards
     /// and weights, made by [`pairs`] with the weights in the queries.
-    fn run_even_job(&self, job: &Job, tables: &Tables, scratch: &mut Scratch) -> u128 {
+    fn run_even_job<G: Groups>(
+        &self,
+        job: &Job,
+        quarters: &Quarters<'_, G>,
+        work: &mut Work,
+    ) -> u128 {
         let geo = &self.geo;
-        let left = &mut scratch.left;
+        let left = &mut work.left;
         left.clear();
-        let (top_left, bottom_left) = tables
-            .lefts
-            .as_ref()
-            .expect("the symmetric stages of even boards filter their left pieces");
-        let lefts = (top_left, bottom_left);
-        pairs::left_halves(geo, lefts, job.rows, left, &mut scratch.pairing);
+        pairs::left_halves(geo, quarters.left, job.rows, left, &mut work.pairing);
         if left.is_empty() {
             return 0;
         }
-        let queries = &mut scratch.queries;
+        let queries = &mut work.queries;
         queries.clear();
         // Rules 2 and 3: see `right_weight`.
         let mirror = pairs::OffDiagonal::new(mirror_weight(geo, job.rows));
         let right_rows = !job.rows & geo.all_rows();
         pairs::right_halves(
             geo,
-            &tables.table,
+            quarters.right,
             right_rows,
             mirror,
             queries,
-            &mut scratch.pairing,
+            &mut work.pairing,
         );
-        let pairs = scratch.sieve.count(left, queries, geo.window_bits());
+        let pairs = work.sieve.count(left, queries, geo.window_bits());
         u128::from(pairs) * u128::from(job.weight)
     }
 
-    fn run_odd_job(
+    fn run_odd_job<G: Groups>(
         job: &Job,
         middle: Middle,
         odd: &OddGeometry,
-        table: &QuarterTable,
-        scratch: &mut Scratch,
+        quarters: &Quarters<'_, G>,
+        work: &mut Work,
     ) -> u128 {
-        let left = &mut scratch.left;
+        let left = &mut work.left;
         left.clear();
-        odd.left_halves(table, middle, job.rows, left, &mut scratch.pairing);
+        odd.left_halves(quarters.left, middle, job.rows, left, &mut work.pairing);
         if left.is_empty() {
             return 0;
         }
-        let queries = &mut scratch.queries;
+        let queries = &mut work.queries;
         queries.clear();
         let right_rows = odd.free_rows(middle) & !job.rows;
-        odd.right_halves(table, middle, right_rows, queries, &mut scratch.pairing);
+        odd.right_halves(
+            quarters.right,
+            middle,
+            right_rows,
+            queries,
+            &mut work.pairing,
+        );
         // Every word counts once on both sides, so either side can be the
         // stored one: the shorter, whose tables are cheaper to build (on
         // average 2.2 times fewer right half-boards than left ones at n = 19).
@@ -380,14 +597,56 @@ impl JoinPlan {
         } else {
             (&queries[..], &left[..])
         };
-        let pairs = scratch.sieve.count(stored, asked, odd.window_bits());
+        let pairs = work.sieve.count(stored, asked, odd.window_bits());
         u128::from(pairs) * u128::from(job.weight)
+    }
+}
+
+/// Bytes a plan keeps per job: its row set and its cost.
+const JOB_BYTES: u64 = (size_of::<u32>() + size_of::<u64>()) as u64;
+/// Bytes of a plan's family list, at most `n / 2 + 1` entries.
+const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
+
+/// The kind of job `id`, by the families' first ids.
+fn kind_of(families: &[(u32, Kind)], id: u32) -> Kind {
+    let after = families.partition_point(|&(first, _)| first <= id);
+    families[after - 1].1
+}
+
+/// A job's left and right candidates (top-times-bottom piece pairs).
+fn candidates_of(
+    geo: &Geometry,
+    odd: Option<(&OddGeometry, &FreeColumns)>,
+    sizes: &GroupSizes,
+    rows: u32,
+    kind: Kind,
+) -> (u64, u64) {
+    match (kind, odd) {
+        (Kind::Odd(middle), Some((odd, free))) => {
+            let right = odd.free_rows(middle) & !rows;
+            (
+                odd.left_candidates(sizes, rows),
+                odd.right_candidates(sizes, free, middle, right),
+            )
+        }
+        _ => (
+            candidates(geo, sizes, Side::Left, rows),
+            candidates(geo, sizes, Side::Right, !rows & geo.all_rows()),
+        ),
     }
 }
 
 /// Per-thread buffers, grown to the largest job and then reused.
 #[derive(Default)]
 pub struct Scratch {
+    /// The slices a job reads where it builds them ([`Pieces::PerJob`]).
+    slices: [Slice; 4],
+    work: Work,
+}
+
+/// The buffers a job's half-boards and matching take.
+#[derive(Default)]
+struct Work {
     left: Vec<u64>,
     queries: Vec<u64>,
     pairing: pairs::Buffers,
@@ -398,19 +657,22 @@ pub struct Scratch {
 impl Scratch {
     /// Take the loops `features` allow from now on.
     pub fn set_features(&mut self, features: Features) {
-        self.matcher.features = features;
-        self.sieve.set_features(features);
-        self.pairing.features = features;
+        let work = &mut self.work;
+        work.matcher.features = features;
+        work.sieve.set_features(features);
+        work.pairing.features = features;
     }
 
     /// The bytes its buffers hold.
     #[cfg(test)]
     #[must_use]
     pub fn bytes(&self) -> u64 {
-        ((self.left.capacity() + self.queries.capacity()) * 8) as u64
-            + self.pairing.bytes()
-            + self.matcher.bytes()
-            + self.sieve.bytes()
+        let work = &self.work;
+        ((work.left.capacity() + work.queries.capacity()) * 8) as u64
+            + work.pairing.bytes()
+            + work.matcher.bytes()
+            + work.sieve.bytes()
+            + self.slices.iter().map(Slice::bytes).sum::<u64>()
     }
 }
 
@@ -482,17 +744,6 @@ fn job_count(geo: &Geometry, stage: Stage, odd: Option<&OddGeometry>) -> usize {
     jobs
 }
 
-fn push_job(jobs: &mut Vec<Job>, rows: u32, cost: u64, weight: u32, kind: Kind) {
-    let id = u32::try_from(jobs.len()).expect("fewer than 2^32 jobs");
-    jobs.push(Job {
-        id,
-        rows,
-        cost,
-        weight,
-        kind,
-    });
-}
-
 /// How many (top piece, bottom piece) pairs a half-board generation for
 /// `rows` will test: an upper bound on the half-boards it yields.
 fn candidates(geo: &Geometry, sizes: &GroupSizes, side: Side, rows: u32) -> u64 {
@@ -500,6 +751,9 @@ fn candidates(geo: &Geometry, sizes: &GroupSizes, side: Side, rows: u32) -> u64 
         Side::Left => (geo.h, rows & ((1 << geo.h) - 1), rows >> geo.h),
         Side::Right => (geo.q, rows & ((1 << geo.h) - 1), rows >> geo.h),
     };
+    if width == sizes.side() {
+        return sizes.complementary_pairs(top, bottom);
+    }
     let all = (1u32 << width) - 1;
     let mut pairs = 0;
     for_each_subset(width, top.count_ones(), |c| {
@@ -515,10 +769,7 @@ mod tests {
     fn total(n: u32, stage: Stage) -> u128 {
         let plan = JoinPlan::new(n, stage).unwrap();
         let mut scratch = Scratch::default();
-        plan.jobs()
-            .iter()
-            .map(|j| plan.run_job(j, &mut scratch))
-            .sum()
+        plan.jobs().map(|j| plan.run_job(&j, &mut scratch)).sum()
     }
 
     /// What a plan says it takes against what its vectors hold, after
@@ -532,12 +783,15 @@ mod tests {
             for stage in [Stage::Sliced, Stage::Symmetric, Stage::FixedMiddle] {
                 let plan = JoinPlan::new(n, stage).unwrap();
                 assert_eq!(plan.bytes(), JoinPlan::plan_bytes(n, stage), "n = {n}");
-                assert_eq!(plan.jobs.capacity(), plan.jobs.len());
+                assert_eq!(plan.jobs.rows.capacity(), plan.len());
                 let mut scratch = Scratch::default();
                 for job in plan.jobs() {
-                    plan.run_job(job, &mut scratch);
+                    plan.run_job(&job, &mut scratch);
                 }
-                let tables = plan.tables();
+                let Pieces::Whole(tables) = &plan.pieces else {
+                    panic!("small boards read whole tables")
+                };
+                let tables = plan.tables(tables);
                 let held = tables.table.bytes()
                     + tables
                         .lefts
@@ -554,6 +808,43 @@ mod tests {
                         "n = {n}, {stage:?}: {used} << {per_candidate}"
                     );
                 }
+            }
+        }
+    }
+
+    /// Jobs that build their own slices count what jobs reading the whole
+    /// tables count, one by one: every job of the small boards, a random
+    /// sample of the larger ones (n = 22's jobs take 0.15 s each).
+    #[test]
+    fn jobs_on_slices_count_what_jobs_on_whole_tables_count() {
+        let mut seed = 0x2026_1124_u64;
+        let mut draw = |len: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % len as u64) as u32
+        };
+        for (n, sample) in (4..=15).map(|n| (n, None)).chain([
+            (16, Some(40)),
+            (17, Some(40)),
+            (18, Some(20)),
+            (19, Some(20)),
+            (20, Some(6)),
+            (21, Some(6)),
+            (22, Some(3)),
+        ]) {
+            let whole = JoinPlan::new(n, Stage::FixedMiddle).unwrap();
+            let sliced = JoinPlan::new(n, Stage::FixedMiddle).unwrap().per_job();
+            let ids: Vec<u32> = match sample {
+                None => (0..whole.len() as u32).collect(),
+                Some(k) => (0..k).map(|_| draw(whole.len())).collect(),
+            };
+            let (mut a, mut b) = (Scratch::default(), Scratch::default());
+            for id in ids {
+                let job = whole.job(id);
+                assert_eq!(sliced.job(id), job);
+                let want = whole.run_job(&job, &mut a);
+                assert_eq!(sliced.run_job(&job, &mut b), want, "n = {n}, job {id}");
             }
         }
     }
@@ -625,7 +916,7 @@ mod odd_tests {
                 let Kind::Odd(middle) = job.kind else {
                     panic!("odd plans have odd jobs")
                 };
-                *engine.entry(Some(middle)).or_default() += plan.run_job(job, &mut scratch);
+                *engine.entry(Some(middle)).or_default() += plan.run_job(&job, &mut scratch);
             }
             let brute = brute_force_families(n);
             for (family, count) in &engine {

@@ -31,7 +31,7 @@
 
 use super::halves::{Side, for_each_subset};
 use super::pairs::{Buffers, Frame, OffDiagonal, for_each_quarter_pair, pair_group, prefetch};
-use super::quarter::{GroupSizes, Piece, QuarterTable};
+use super::quarter::{GroupSizes, Groups, Piece};
 
 /// The split of an odd board around its middle row and column.
 #[derive(Clone, Copy, Debug)]
@@ -54,12 +54,12 @@ pub enum Middle {
 }
 
 impl OddGeometry {
-    /// The split of an odd `n`-board, `5 <= n <= 25`.
+    /// The split of an odd `n`-board, `5 <= n <= 27`.
     #[must_use]
     pub fn new(n: u32) -> Self {
         assert!(
-            n % 2 == 1 && (5..=25).contains(&n),
-            "scheme F needs an odd 5 <= n <= 25, not {n}"
+            n % 2 == 1 && (5..=27).contains(&n),
+            "scheme F needs an odd 5 <= n <= 27, not {n}"
         );
         let h = n / 2;
         Self {
@@ -138,6 +138,13 @@ impl OddGeometry {
         (rows & ((1 << h) - 1), rows >> (h + 1), (1 << h) - 1)
     }
 
+    /// A row set as local rows of the top quarters and of the bottom ones.
+    #[must_use]
+    pub const fn quarter_rows(&self, rows: u32) -> (u32, u32) {
+        let (top, bottom, _) = self.split(rows);
+        (top, bottom)
+    }
+
     #[inline]
     fn window(&self, falling: u64, rising: u64) -> u64 {
         let lo = self.h + 1;
@@ -148,7 +155,7 @@ impl OddGeometry {
     /// `rows` that avoids the pre-placed queen's diagonals.
     pub fn left_halves(
         &self,
-        table: &QuarterTable,
+        (tops, bottoms): (&impl Groups, &impl Groups),
         middle: Middle,
         rows: u32,
         out: &mut Vec<u64>,
@@ -158,7 +165,7 @@ impl OddGeometry {
         let (top, bottom, _) = self.split(rows);
         let [tl, bl, _, _] = self.forbidden(middle);
         let frame = Frame::odd(h, Side::Left, 0, (tl, bl));
-        for_each_quarter_pair(h, table, table, (top, bottom), |tops, bottoms| {
+        for_each_quarter_pair(h, tops, bottoms, (top, bottom), |tops, bottoms| {
             pair_group(frame, tops, bottoms, OffDiagonal::Once, out, buffers);
         });
     }
@@ -168,7 +175,7 @@ impl OddGeometry {
     /// pre-placed queen's diagonals.
     pub fn right_halves(
         &self,
-        table: &QuarterTable,
+        (tops, bottoms): (&impl Groups, &impl Groups),
         middle: Middle,
         rows: u32,
         out: &mut Vec<u64>,
@@ -178,30 +185,37 @@ impl OddGeometry {
         let (top, bottom, all) = self.split(rows);
         let [_, _, tr, br] = self.forbidden(middle);
         for_each_subset(h, top.count_ones(), |cols| {
-            prefetch(table.group(top, cols));
+            prefetch(tops.group(top, cols));
             let rest = all ^ cols;
             match middle {
-                Middle::Centre => prefetch(table.group(bottom, rest)),
+                Middle::Centre => prefetch(bottoms.group(bottom, rest)),
                 Middle::Column(j) => {
                     let mut free = rest & ((1 << (j - 1)) - 1);
                     while free != 0 {
-                        prefetch(table.group(bottom, rest & !(free & free.wrapping_neg())));
+                        prefetch(bottoms.group(bottom, rest & !(free & free.wrapping_neg())));
                         free &= free - 1;
                     }
                 }
             }
         });
         for_each_subset(h, top.count_ones(), |cols| {
-            let tops = table.group(top, cols);
-            if tops.is_empty() {
+            let top_group = tops.group(top, cols);
+            if top_group.is_empty() {
                 return;
             }
             let rest = all ^ cols;
             match middle {
                 Middle::Centre => {
                     let frame = Frame::odd(h, Side::Right, 0, (tr, br));
-                    let bottoms = table.group(bottom, rest);
-                    pair_group(frame, tops, bottoms, OffDiagonal::Once, out, buffers);
+                    let bottom_group = bottoms.group(bottom, rest);
+                    pair_group(
+                        frame,
+                        top_group,
+                        bottom_group,
+                        OffDiagonal::Once,
+                        out,
+                        buffers,
+                    );
                 }
                 Middle::Column(j) => {
                     // The one right column the pieces leave free takes the
@@ -225,8 +239,15 @@ impl OddGeometry {
                         // bits are the global ones less h + 1, as the queen's.
                         let held = self.window(1 << queen, 1 << queen);
                         let frame = Frame::odd(h, Side::Right, held, (top_off, bottom_off));
-                        let bottoms = table.group(bottom, rest ^ (1 << c));
-                        pair_group(frame, tops, bottoms, OffDiagonal::Once, out, buffers);
+                        let bottom_group = bottoms.group(bottom, rest ^ (1 << c));
+                        pair_group(
+                            frame,
+                            top_group,
+                            bottom_group,
+                            OffDiagonal::Once,
+                            out,
+                            buffers,
+                        );
                     }
                 }
             }
@@ -234,30 +255,132 @@ impl OddGeometry {
     }
 }
 
+/// For the right half-boards of [`Middle::Column`] jobs: a TR piece on
+/// columns `S` and a BR piece on columns `U` pair when `S`, `U` and one
+/// free column `c < j - 1` split the quarter's columns. So the pairs a job
+/// tests are the dot product of the TR counts by column set with, for
+/// each bottom row set `B` and each complement `R` of `S`, the sum over
+/// `c` in `R` below `m = j - 1` of the BR counts of `R` less `c`: those
+/// sums, for every `B`, `R` and `m`, are what this keeps (`h - 1` sums per
+/// `(B, R)`: 500 MB at n = 27, while the plan is made).
+pub struct FreeColumns {
+    h: u32,
+    /// `start[bottom]`: where the sums of `bottom` begin in `sums`, laid
+    /// out by `m` (1 to `h - 1`), then by `R` in increasing order.
+    start: Vec<usize>,
+    sums: Vec<u32>,
+}
+
+impl FreeColumns {
+    /// The sums for a quarter of side `sizes.side()`, on the current rayon
+    /// pool.
+    #[must_use]
+    pub fn new(sizes: &GroupSizes) -> Self {
+        use rayon::prelude::*;
+        let h = sizes.side();
+        let per_m = |bottom: u32| -> usize {
+            let mut len = 0;
+            for_each_subset(h, bottom.count_ones() + 1, |_| len += 1);
+            len
+        };
+        let mut start = Vec::with_capacity((1 << h) + 1);
+        let mut len = 0;
+        for bottom in 0..1u32 << h {
+            start.push(len);
+            len += per_m(bottom) * (h as usize - 1);
+        }
+        start.push(len);
+        let mut sums = vec![0u32; len];
+        let mut blocks: Vec<&mut [u32]> = Vec::with_capacity(1 << h);
+        let mut rest = &mut sums[..];
+        for bottom in 0..1usize << h {
+            let (block, tail) = rest.split_at_mut(start[bottom + 1] - start[bottom]);
+            blocks.push(block);
+            rest = tail;
+        }
+        blocks
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(bottom, block)| {
+                let bottom = bottom as u32;
+                let width = per_m(bottom);
+                let mut i = 0;
+                for_each_subset(h, bottom.count_ones() + 1, |r| {
+                    let mut running = 0;
+                    for m in 1..h {
+                        let c = m - 1;
+                        if r >> c & 1 == 1 {
+                            running += sizes.len(bottom, r ^ (1 << c)) as u32;
+                        }
+                        block[(m as usize - 1) * width + i] = running;
+                    }
+                    i += 1;
+                });
+            });
+        Self { h, start, sums }
+    }
+
+    /// The right candidates of tops on `top` and bottoms on `bottom` with
+    /// the free column below `m`.
+    fn pairs(&self, sizes: &GroupSizes, top: u32, bottom: u32, m: u32) -> u64 {
+        if m == 0 || top.count_ones() + bottom.count_ones() + 1 != self.h {
+            return 0;
+        }
+        let tops = sizes.of(top);
+        let width = tops.len();
+        let at = self.start[bottom as usize] + (m as usize - 1) * width;
+        let sums = &self.sums[at..at + width];
+        tops.iter()
+            .zip(sums.iter().rev())
+            .map(|(&t, &s)| u64::from(t) * u64::from(s))
+            .sum()
+    }
+}
+
 impl OddGeometry {
     /// Top-times-bottom piece pairs a left generation on `rows` tests.
     #[must_use]
     pub fn left_candidates(&self, sizes: &GroupSizes, rows: u32) -> u64 {
-        let h = self.h;
-        let (top, bottom, all) = self.split(rows);
-        let mut pairs = 0;
-        for_each_subset(h, top.count_ones(), |cols| {
-            pairs += (sizes.len(top, cols) * sizes.len(bottom, all ^ cols)) as u64;
-        });
-        pairs
+        let (top, bottom, _) = self.split(rows);
+        sizes.complementary_pairs(top, bottom)
     }
 
-    /// Top-times-bottom piece pairs a right generation on `rows` tests.
+    /// Top-times-bottom piece pairs a right generation on `rows` tests, by
+    /// the sums of `free` (see [`FreeColumns`]): one dot product.
     #[must_use]
-    pub fn right_candidates(&self, sizes: &GroupSizes, middle: Middle, rows: u32) -> u64 {
+    pub fn right_candidates(
+        &self,
+        sizes: &GroupSizes,
+        free: &FreeColumns,
+        middle: Middle,
+        rows: u32,
+    ) -> u64 {
+        let (top, bottom, _) = self.split(rows);
+        match middle {
+            Middle::Centre => sizes.complementary_pairs(top, bottom),
+            Middle::Column(j) => free.pairs(sizes, top, bottom, j - 1),
+        }
+    }
+
+    /// [`right_candidates`](Self::right_candidates) the plain way, column
+    /// set by column set.
+    #[cfg(test)]
+    #[must_use]
+    pub fn right_candidates_plainly(&self, sizes: &GroupSizes, middle: Middle, rows: u32) -> u64 {
         let h = self.h;
         let (top, bottom, all) = self.split(rows);
+        if middle == Middle::Centre {
+            return sizes.complementary_pairs(top, bottom);
+        }
         let mut pairs = 0;
         for_each_subset(h, top.count_ones(), |cols| {
             let tops = sizes.len(top, cols) as u64;
+            if tops == 0 {
+                return;
+            }
             let rest = all ^ cols;
             pairs += match middle {
-                Middle::Centre => tops * sizes.len(bottom, rest) as u64,
+                Middle::Centre => unreachable!("counted above"),
                 Middle::Column(j) => {
                     let mut free = rest & ((1 << (j - 1)) - 1);
                     let mut sum = 0;
@@ -298,6 +421,27 @@ mod tests {
     #[test]
     fn the_window_is_2n_minus_4_bits() {
         assert_eq!(OddGeometry::new(19).window_bits(), 34);
+    }
+
+    #[test]
+    fn right_candidates_by_free_column_sums_are_the_plain_ones() {
+        for n in [5, 7, 9, 11, 13, 15] {
+            let geo = OddGeometry::new(n);
+            let sizes = GroupSizes::new(geo.h);
+            let free = FreeColumns::new(&sizes);
+            for middle in (1..=geo.h).map(Middle::Column).chain([Middle::Centre]) {
+                let rows = geo.free_rows(middle);
+                for_each_subset(n, geo.h - 1, |right| {
+                    if right & !rows == 0 {
+                        assert_eq!(
+                            geo.right_candidates(&sizes, &free, middle, right),
+                            geo.right_candidates_plainly(&sizes, middle, right),
+                            "n = {n}, {middle:?}, {right:#b}"
+                        );
+                    }
+                });
+            }
+        }
     }
 
     #[test]

@@ -40,7 +40,9 @@
 
 use super::halves::{Geometry, Side, for_each_subset};
 use super::matcher::TAG;
-use super::quarter::{Piece, QuarterTable};
+#[cfg(test)]
+use super::quarter::QuarterTable;
+use super::quarter::{Groups, Piece};
 use crate::cpu::Features;
 
 /// Symmetry rule 3 for right half-boards on neither long diagonal: the
@@ -218,7 +220,7 @@ fn packed(piece: &Piece) -> u64 {
 /// an even board, tops from `tops` and bottoms from `bottoms`.
 pub fn left_halves(
     geo: &Geometry,
-    (tops, bottoms): (&QuarterTable, &QuarterTable),
+    (tops, bottoms): (&impl Groups, &impl Groups),
     rows: u32,
     out: &mut Vec<u64>,
     buffers: &mut Buffers,
@@ -237,18 +239,18 @@ pub fn left_halves(
 }
 
 /// Appends to `out` the query of every right half-board on `rows` of an
-/// even board (pieces from `table`) whose weight is not 0, in a job whose
-/// mirror weight is `mirror`.
+/// even board (tops from `tops`, bottoms from `bottoms`) whose weight is
+/// not 0, in a job whose mirror weight is `mirror`.
 pub fn right_halves(
     geo: &Geometry,
-    table: &QuarterTable,
+    (tops, bottoms): (&impl Groups, &impl Groups),
     rows: u32,
     mirror: OffDiagonal,
     out: &mut Vec<u64>,
     buffers: &mut Buffers,
 ) {
     let frame = Frame::even(geo, Side::Right);
-    for_each_pair_group(geo, table, table, rows, |top_group, bottom_group| {
+    for_each_pair_group(geo, tops, bottoms, rows, |top_group, bottom_group| {
         pair_group(frame, top_group, bottom_group, mirror, out, buffers);
     });
 }
@@ -258,8 +260,8 @@ pub fn right_halves(
 #[inline]
 fn for_each_pair_group(
     geo: &Geometry,
-    tops: &QuarterTable,
-    bottoms: &QuarterTable,
+    tops: &impl Groups,
+    bottoms: &impl Groups,
     rows: u32,
     f: impl FnMut(&[Piece], &[Piece]),
 ) {
@@ -275,8 +277,8 @@ fn for_each_pair_group(
 #[inline]
 pub fn for_each_quarter_pair(
     h: u32,
-    tops: &QuarterTable,
-    bottoms: &QuarterTable,
+    tops: &impl Groups,
+    bottoms: &impl Groups,
     (top_rows, bottom_rows): (u32, u32),
     mut f: impl FnMut(&[Piece], &[Piece]),
 ) {
@@ -595,7 +597,7 @@ mod tests {
             Side::Left => left_halves(&geo, (&table, &table), rows, &mut fast, buffers),
             Side::Right => {
                 let fix = OffDiagonal::new(mirror);
-                right_halves(&geo, &table, rows, fix, &mut fast, buffers);
+                right_halves(&geo, (&table, &table), rows, fix, &mut fast, buffers);
             }
         }
         slow.sort_unstable();

@@ -25,60 +25,181 @@ pub struct Piece {
     pub rising: u32,
 }
 
+/// The pieces of one group: the placements on exactly some rows and some
+/// columns of the square. A whole [`QuarterTable`] has every group; a
+/// [`Slice`] those of one row set, all that a job reads on one side of
+/// one quarter.
+pub trait Groups {
+    /// The placements that use exactly the rows `rows` and the columns
+    /// `cols` (a [`Slice`] answers for its own rows only).
+    fn group(&self, rows: u32, cols: u32) -> &[Piece];
+}
+
+/// The largest square side a table, a slice or a count of groups takes:
+/// a board of 28 splits into quarters of 14.
+pub const MAX_SIDE: u32 = 14;
+
+/// `BINOMIAL[n][k]` = n choose k, for `n, k <= MAX_SIDE`.
+const BINOMIAL: [[u32; MAX_SIDE as usize + 1]; MAX_SIDE as usize + 1] = {
+    let mut table = [[0; MAX_SIDE as usize + 1]; MAX_SIDE as usize + 1];
+    let mut n = 0;
+    while n <= MAX_SIDE as usize {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            table[n][k] = table[n - 1][k - 1] + if k < n { table[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// The position of `set` among the sets of as many elements, in increasing
+/// order (the combinatorial number system).
+#[inline]
+fn rank(mut set: u32) -> usize {
+    let mut rank = 0;
+    let mut i = 1;
+    while set != 0 {
+        rank += BINOMIAL[set.trailing_zeros() as usize][i] as usize;
+        set &= set - 1;
+        i += 1;
+    }
+    rank
+}
+
 /// How many placements each (rows used, columns used) group of a square
-/// holds: all that a plan needs to weigh its jobs, at 4 bytes a group
-/// (64 MiB at side 12) against the table's 8 a piece (5.1 GB).
+/// holds: all that a plan needs to weigh its jobs. Only groups with as
+/// many rows as columns can hold a placement, so each row set keeps one
+/// count per column set of its size, in increasing order: `C(2 side,
+/// side)` counts in all, 160 MB at side 14 (a sparse `4^side` table would
+/// take 1 GiB there).
 #[derive(Clone)]
 pub struct GroupSizes {
     side: u32,
-    /// `offsets[key]..offsets[key + 1]` indexes the group `key = rows << side | cols`.
-    offsets: Vec<u32>,
+    /// `start[rows]`: where the counts of `rows` begin in `sizes`.
+    start: Vec<u32>,
+    sizes: Vec<u32>,
 }
 
 impl GroupSizes {
-    /// Counts the groups of a `side` x `side` square (`1 <= side <= 12`).
+    /// Counts the groups of a `side` x `side` square (`1 <= side <=
+    /// MAX_SIDE`), one row set at a time, on the current rayon pool. A row
+    /// set and its flip (row `r` to `side - 1 - r`) have the same counts,
+    /// column by column, so only the smaller of the two is walked.
     #[must_use]
     pub fn new(side: u32) -> Self {
+        use rayon::prelude::*;
         assert!(
-            (1..=12).contains(&side),
+            (1..=MAX_SIDE).contains(&side),
             "quarter side {side} is out of range"
         );
-        let keys = 1usize << (2 * side);
-        let mut offsets = vec![0u32; keys + 1];
-        walk(side, 0, 0, 0, Piece::default(), &mut |key, _| {
-            offsets[key as usize + 1] += 1;
-        });
-        for k in 0..keys {
-            offsets[k + 1] += offsets[k];
+        let row_sets = 1u32 << side;
+        let mut start = Vec::with_capacity(row_sets as usize + 1);
+        let mut len = 0u32;
+        for rows in 0..row_sets {
+            start.push(len);
+            len += BINOMIAL[side as usize][rows.count_ones() as usize];
         }
-        Self { side, offsets }
+        start.push(len);
+        let flip = |rows: u32| rows.reverse_bits() >> (32 - side);
+        let walked: Vec<(u32, Vec<u32>)> = (0..row_sets)
+            .into_par_iter()
+            .filter(|&rows| rows <= flip(rows))
+            .map_init(
+                || vec![0u32; row_sets as usize],
+                |by_cols, rows| {
+                    by_cols.fill(0);
+                    walk_rows(side, rows, Piece::default(), &mut |cols, _| {
+                        by_cols[cols as usize] += 1;
+                    });
+                    let mut counts = Vec::with_capacity(
+                        BINOMIAL[side as usize][rows.count_ones() as usize] as usize,
+                    );
+                    super::halves::for_each_subset(side, rows.count_ones(), |cols| {
+                        counts.push(by_cols[cols as usize]);
+                    });
+                    (rows, counts)
+                },
+            )
+            .collect();
+        let mut sizes = vec![0u32; len as usize];
+        for (rows, counts) in walked {
+            for twin in [rows, flip(rows)] {
+                let at = start[twin as usize] as usize;
+                sizes[at..at + counts.len()].copy_from_slice(&counts);
+            }
+        }
+        Self { side, start, sizes }
+    }
+
+    /// The side of the square.
+    #[must_use]
+    pub fn side(&self) -> u32 {
+        self.side
     }
 
     /// How many placements use exactly the rows `rows` and the columns `cols`.
     #[inline]
     #[must_use]
     pub fn len(&self, rows: u32, cols: u32) -> usize {
-        let key = ((rows << self.side) | cols) as usize;
-        (self.offsets[key + 1] - self.offsets[key]) as usize
+        if rows.count_ones() == cols.count_ones() {
+            self.sizes[self.start[rows as usize] as usize + rank(cols)] as usize
+        } else {
+            0
+        }
     }
 
-    /// The bytes the sizes of a `side` square take: one `u32` a group
-    /// and one more.
+    /// The counts of `rows`, one per column set of its size, in increasing
+    /// order.
+    #[inline]
+    pub(super) fn of(&self, rows: u32) -> &[u32] {
+        &self.sizes[self.start[rows as usize] as usize..self.start[rows as usize + 1] as usize]
+    }
+
+    /// How many (piece on `top_rows`, piece on `bottom_rows`) pairs use
+    /// complementary column sets of the whole square: the candidates a
+    /// half-board generation tests. Complementing reverses the order of
+    /// column sets, so this is the dot product of one row set's counts
+    /// with the other's reversed.
+    #[must_use]
+    pub fn complementary_pairs(&self, top_rows: u32, bottom_rows: u32) -> u64 {
+        if top_rows.count_ones() + bottom_rows.count_ones() != self.side {
+            return 0;
+        }
+        let (tops, bottoms) = (self.of(top_rows), self.of(bottom_rows));
+        debug_assert_eq!(tops.len(), bottoms.len());
+        tops.iter()
+            .zip(bottoms.iter().rev())
+            .map(|(&t, &b)| u64::from(t) * u64::from(b))
+            .sum()
+    }
+
+    /// The bytes the sizes of a `side` square take.
     #[must_use]
     pub fn bytes(side: u32) -> u64 {
-        4 * ((1u64 << (2 * side)) + 1)
+        4 * ((1u64 << side) + 1 + u64::from(central_binomial(side)))
     }
 
     /// The bytes these sizes hold.
     #[must_use]
     pub fn bytes_held(&self) -> u64 {
-        (self.offsets.capacity() * size_of::<u32>()) as u64
+        ((self.start.capacity() + self.sizes.capacity()) * size_of::<u32>()) as u64
     }
+}
+
+/// `C(2 side, side)`: how many (row set, column set) groups of equal
+/// sizes a square has (the sum of `C(side, k)^2`).
+fn central_binomial(side: u32) -> u32 {
+    BINOMIAL[side as usize].iter().map(|&c| c * c).sum()
 }
 
 /// Every placement of the square, grouped by (rows used, columns used).
 pub struct QuarterTable {
-    sizes: GroupSizes,
+    side: u32,
+    /// `offsets[key]..offsets[key + 1]` indexes the group `key = rows << side | cols`.
+    offsets: Vec<u32>,
     pieces: Vec<Piece>,
 }
 
@@ -87,34 +208,51 @@ impl QuarterTable {
     #[cfg(test)]
     #[must_use]
     pub fn new(side: u32) -> Self {
-        Self::fill(GroupSizes::new(side))
+        Self::fill(&GroupSizes::new(side))
     }
 
-    /// Fills the groups that `sizes` counted.
+    /// Fills the groups that `sizes` counted (`side <= 12`: the table of
+    /// 13 would hold 6.4e9 pieces, past a `u32` offset).
     #[must_use]
-    pub fn fill(sizes: GroupSizes) -> Self {
-        // Two walks, one to count each group and one to fill it: cheaper
-        // than keeping (key, piece) pairs to sort, whose growing vector
-        // made the plan of n = 18 spend half its time faulting in pages.
+    pub fn fill(sizes: &GroupSizes) -> Self {
+        // Two walks' worth, one to count each group (`sizes`) and one to
+        // fill it: cheaper than keeping (key, piece) pairs to sort, whose
+        // growing vector made the plan of n = 18 spend half its time
+        // faulting in pages.
         let side = sizes.side;
-        let offsets = &sizes.offsets;
-        let mut next = offsets[..offsets.len() - 1].to_vec();
-        let mut pieces = vec![Piece::default(); offsets[offsets.len() - 1] as usize];
+        assert!(
+            side <= 12,
+            "a whole quarter table of side {side} is too big"
+        );
+        let keys = 1usize << (2 * side);
+        let mut offsets = Vec::with_capacity(keys + 1);
+        let mut len = 0u32;
+        for key in 0..keys as u32 {
+            offsets.push(len);
+            len += sizes.len(key >> side, key & ((1 << side) - 1)) as u32;
+        }
+        offsets.push(len);
+        let mut next = offsets[..keys].to_vec();
+        let mut pieces = vec![Piece::default(); len as usize];
         walk(side, 0, 0, 0, Piece::default(), &mut |key, piece| {
             pieces[next[key as usize] as usize] = piece;
             next[key as usize] += 1;
         });
-        Self { sizes, pieces }
+        Self {
+            side,
+            offsets,
+            pieces,
+        }
     }
 
     /// How many placements the table of a `side` x `side` square holds,
     /// all of them and those off one long diagonal (either: the two are
-    /// mirror images), for `side` in `1..=12`: counted by [`walk`] once
-    /// (and again by the tests up to side 9), so that a plan can weigh its
-    /// tables without building them.
+    /// mirror images), for `side` in `1..=MAX_SIDE`: counted by [`walk`]
+    /// once (and again by the tests up to side 9), so that a plan can
+    /// weigh its tables without building them.
     #[must_use]
     pub fn pieces(side: u32) -> (u64, u64) {
-        const ALL: [u64; 12] = [
+        const ALL: [u64; MAX_SIDE as usize] = [
             2,
             5,
             18,
@@ -127,8 +265,10 @@ impl QuarterTable {
             7_535_369,
             66_807_234,
             633_443_407,
+            6_354_135_838,
+            0,
         ];
-        const OFF_LONG: [u64; 12] = [
+        const OFF_LONG: [u64; MAX_SIDE as usize] = [
             1,
             3,
             11,
@@ -141,9 +281,21 @@ impl QuarterTable {
             3_474_295,
             30_400_583,
             283_432_199,
+            0,
+            0,
         ];
         let i = side as usize - 1;
         (ALL[i], OFF_LONG[i])
+    }
+
+    /// The bytes the whole table of a `side` square takes: its offsets
+    /// and its pieces, all of them or (`off_long`) those off one long
+    /// diagonal.
+    #[must_use]
+    pub fn bytes_of(side: u32, off_long: bool) -> u64 {
+        let (all, off) = Self::pieces(side);
+        let pieces = if off_long { off } else { all };
+        4 * ((1u64 << (2 * side)) + 1) + pieces * size_of::<Piece>() as u64
     }
 
     /// The same table without the pieces that use any diagonal in
@@ -155,10 +307,10 @@ impl QuarterTable {
         // more: reserving the whole table's length instead took 5 GB of
         // address space at n = 24 for 2.3 GB of pieces.
         let kept = self.pieces.iter().filter(keep).count();
-        let mut offsets = Vec::with_capacity(self.sizes.offsets.len());
+        let mut offsets = Vec::with_capacity(self.offsets.len());
         let mut pieces = Vec::with_capacity(kept);
         offsets.push(0);
-        for group in self.sizes.offsets.windows(2) {
+        for group in self.offsets.windows(2) {
             let kept = self.pieces[group[0] as usize..group[1] as usize]
                 .iter()
                 .filter(keep);
@@ -166,10 +318,8 @@ impl QuarterTable {
             offsets.push(u32::try_from(pieces.len()).expect("fewer than 2^32 pieces"));
         }
         Self {
-            sizes: GroupSizes {
-                side: self.sizes.side,
-                offsets,
-            },
+            side: self.side,
+            offsets,
             pieces,
         }
     }
@@ -178,17 +328,87 @@ impl QuarterTable {
     #[cfg(test)]
     #[must_use]
     pub fn bytes(&self) -> u64 {
-        (self.sizes.offsets.capacity() * size_of::<u32>()
-            + self.pieces.capacity() * size_of::<Piece>()) as u64
+        (self.offsets.capacity() * size_of::<u32>() + self.pieces.capacity() * size_of::<Piece>())
+            as u64
+    }
+}
+
+impl Groups for QuarterTable {
+    #[inline]
+    fn group(&self, rows: u32, cols: u32) -> &[Piece] {
+        let key = ((rows << self.side) | cols) as usize;
+        &self.pieces[self.offsets[key] as usize..self.offsets[key + 1] as usize]
+    }
+}
+
+/// The placements of a square on exactly one row set, grouped by the
+/// columns they use, off some diagonals: what one job reads of one
+/// quarter, built when the job runs. A slice is a few megabytes where the
+/// whole table is gigabytes (side 13: 4.7 million pieces at most, 37 MB,
+/// against 6.4e9 in the table), and building it costs about as much as
+/// walking its pieces twice: a thousandth of a job's time from n = 24 on.
+#[derive(Default)]
+pub struct Slice {
+    side: u32,
+    rows: u32,
+    off: Piece,
+    /// `offsets[cols]..offsets[cols + 1]` indexes the group of `cols`.
+    offsets: Vec<u32>,
+    pieces: Vec<Piece>,
+    /// Whether the slice holds what its fields say (a new one is empty).
+    built: bool,
+}
+
+impl Slice {
+    /// Makes this the slice of `rows` of a `side` square, without the
+    /// pieces on the diagonals of `off` (local masks), reusing its
+    /// vectors; does nothing if it is that slice already.
+    pub fn build(&mut self, side: u32, rows: u32, off: Piece) {
+        if self.built && (self.side, self.rows, self.off) == (side, rows, off) {
+            return;
+        }
+        let cols = 1usize << side;
+        self.offsets.clear();
+        self.offsets.resize(cols + 1, 0);
+        walk_rows(side, rows, off, &mut |c, _| {
+            self.offsets[c as usize + 1] += 1;
+        });
+        for c in 0..cols {
+            self.offsets[c + 1] += self.offsets[c];
+        }
+        self.pieces.clear();
+        self.pieces
+            .resize(self.offsets[cols] as usize, Piece::default());
+        let next = &mut self.offsets[..cols];
+        walk_rows(side, rows, off, &mut |c, piece| {
+            self.pieces[next[c as usize] as usize] = piece;
+            next[c as usize] += 1;
+        });
+        // The fill moved each group's start to the next one's: shift back.
+        self.offsets.copy_within(0..cols, 1);
+        self.offsets[0] = 0;
+        (self.side, self.rows, self.off, self.built) = (side, rows, off, true);
     }
 
-    /// The placements that use exactly the rows `rows` and the columns `cols`.
-    #[inline]
+    /// The bytes its vectors hold.
+    #[cfg(test)]
     #[must_use]
-    pub fn group(&self, rows: u32, cols: u32) -> &[Piece] {
-        let key = ((rows << self.sizes.side) | cols) as usize;
-        let offsets = &self.sizes.offsets;
-        &self.pieces[offsets[key] as usize..offsets[key + 1] as usize]
+    pub fn bytes(&self) -> u64 {
+        (self.offsets.capacity() * size_of::<u32>() + self.pieces.capacity() * size_of::<Piece>())
+            as u64
+    }
+}
+
+impl Groups for Slice {
+    #[inline]
+    fn group(&self, rows: u32, cols: u32) -> &[Piece] {
+        debug_assert!(
+            self.built && rows == self.rows,
+            "slice of {:#x} asked for {rows:#x}",
+            self.rows
+        );
+        let _ = rows;
+        &self.pieces[self.offsets[cols as usize] as usize..self.offsets[cols as usize + 1] as usize]
     }
 }
 
@@ -223,9 +443,48 @@ fn walk(
     }
 }
 
+/// Calls `visit(cols, piece)` for every placement on exactly the rows
+/// `rows` that keeps off the diagonals of `off`, in the order [`walk`]
+/// visits them (so a group's pieces come in the same order from a slice
+/// as from the whole table). The piece's masks leave `off` out.
+fn walk_rows(side: u32, rows: u32, off: Piece, visit: &mut impl FnMut(u32, Piece)) {
+    fn down(
+        side: u32,
+        rows: u32,
+        row: u32,
+        cols: u32,
+        (falling, rising): (u32, u32),
+        off: Piece,
+        visit: &mut impl FnMut(u32, Piece),
+    ) {
+        let mut row = row;
+        while row < side && rows >> row & 1 == 0 {
+            row += 1;
+        }
+        if row == side {
+            let piece = Piece {
+                falling: falling & !off.falling,
+                rising: rising & !off.rising,
+            };
+            visit(cols, piece);
+            return;
+        }
+        let all = (1 << side) - 1;
+        let mut free = all & !cols & !(falling >> (side - 1 - row)) & !(rising >> row);
+        while free != 0 {
+            let c = free.trailing_zeros();
+            free &= free - 1;
+            let masks = (falling | 1 << (c + side - 1 - row), rising | 1 << (c + row));
+            down(side, rows, row + 1, cols | 1 << c, masks, off, visit);
+        }
+    }
+    down(side, rows, 0, 0, (off.falling, off.rising), off, visit);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count::join::halves::for_each_subset;
 
     #[test]
     fn sizes_match_the_design_note() {
@@ -242,10 +501,64 @@ mod tests {
             assert_eq!(t.pieces.len() as u64, all, "side {side}");
             assert_eq!(t.without(long, 0).pieces.len() as u64, off_long);
             assert_eq!(t.without(0, long).pieces.len() as u64, off_long);
-            assert_eq!(
-                t.bytes(),
-                GroupSizes::bytes(side) + all * size_of::<Piece>() as u64
-            );
+            assert_eq!(t.bytes(), QuarterTable::bytes_of(side, false));
+            let sizes = GroupSizes::new(side);
+            assert_eq!(sizes.bytes_held(), GroupSizes::bytes(side));
+        }
+    }
+
+    /// Every group of a slice, filtered or not, is the whole table's, in
+    /// the same order; the counted sizes are the groups' lengths; the
+    /// complementary pairs are the products a plain loop sums.
+    #[test]
+    fn slices_and_sizes_are_the_tables_groups() {
+        for side in 1..=7 {
+            let t = QuarterTable::new(side);
+            let sizes = GroupSizes::new(side);
+            let long = 1 << (side - 1);
+            let filtered = [
+                (Piece::default(), &t),
+                (
+                    Piece {
+                        falling: long,
+                        rising: 0,
+                    },
+                    &t.without(long, 0),
+                ),
+                (
+                    Piece {
+                        falling: 0b101,
+                        rising: long,
+                    },
+                    &t.without(0b101, long),
+                ),
+            ];
+            let mut slice = Slice::default();
+            let all = (1 << side) - 1;
+            for (off, table) in filtered {
+                for rows in 0..1 << side {
+                    slice.build(side, rows, off);
+                    for cols in 0..1 << side {
+                        assert_eq!(
+                            slice.group(rows, cols),
+                            table.group(rows, cols),
+                            "side {side}, {rows:b} x {cols:b}"
+                        );
+                        if off == Piece::default() {
+                            assert_eq!(sizes.len(rows, cols), t.group(rows, cols).len());
+                        }
+                    }
+                }
+            }
+            for top in 0..1u32 << side {
+                for bottom in 0..1u32 << side {
+                    let mut want = 0;
+                    for_each_subset(side, top.count_ones(), |c| {
+                        want += (sizes.len(top, c) * sizes.len(bottom, all ^ c)) as u64;
+                    });
+                    assert_eq!(sizes.complementary_pairs(top, bottom), want);
+                }
+            }
         }
     }
 
