@@ -28,6 +28,7 @@ mod gpu;
 mod join;
 mod known_counts;
 mod ladder;
+mod memory;
 mod plans;
 mod reference;
 mod shards;

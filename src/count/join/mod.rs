@@ -318,9 +318,11 @@ impl JoinPlan {
     }
 
     /// The most bytes one thread's [`Scratch`] grows to over these jobs:
-    /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, the
-    /// four slices of the largest row set where the jobs build them, and
-    /// the smallest vectors' worth.
+    /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, or,
+    /// where that is more, its words (at most 8 bytes a candidate) and
+    /// what the chunks it is counted in take ([`CHUNK_BYTES`]); the four
+    /// slices of the largest row set where the jobs build them; and the
+    /// smallest vectors' worth.
     #[must_use]
     pub fn scratch_bytes(&self) -> u64 {
         let slices = match self.pieces {
@@ -330,7 +332,8 @@ impl JoinPlan {
                 4 * (self.largest_slice * size_of::<Piece>() as u64 + 4 * ((1 << side) + 1))
             }
         };
-        SCRATCH_FLOOR + self.largest * SCRATCH_PER_CANDIDATE + slices
+        let buffers = (self.largest * SCRATCH_PER_CANDIDATE).min(self.largest * 8 + CHUNK_BYTES);
+        SCRATCH_FLOOR + buffers + slices
     }
 
     /// Builds the tables now rather than in the first job (nothing where
@@ -543,26 +546,40 @@ impl JoinPlan {
         work: &mut Work,
     ) -> u128 {
         let geo = &self.geo;
-        let left = &mut work.left;
-        left.clear();
-        pairs::left_halves(geo, quarters.left, job.rows, left, &mut work.pairing);
-        if left.is_empty() {
-            return 0;
-        }
-        let queries = &mut work.queries;
-        queries.clear();
+        let Work {
+            left,
+            queries,
+            pairing,
+            right_pairing,
+            sieve,
+            chunks: (stored_chunk, asked_chunk),
+            ..
+        } = work;
         // Rules 2 and 3: see `right_weight`.
         let mirror = pairs::OffDiagonal::new(mirror_weight(geo, job.rows));
         let right_rows = !job.rows & geo.all_rows();
-        pairs::right_halves(
-            geo,
-            quarters.right,
-            right_rows,
-            mirror,
-            queries,
-            &mut work.pairing,
-        );
-        let pairs = work.sieve.count(left, queries, geo.window_bits());
+        let bits = geo.window_bits();
+        let mut pairs = 0;
+        let mut asked = false;
+        // The right half-boards are made when the first chunk of left ones
+        // is full, or after the last: not at all for a job without left
+        // half-boards.
+        let mut count = |stored: &mut Vec<u64>| {
+            if !asked {
+                queries.clear();
+                let right = quarters.right;
+                pairs::right_halves(geo, right, right_rows, mirror, queries, right_pairing);
+                asked = true;
+            }
+            pairs += count_in_chunks(sieve, stored, queries, (bits, *stored_chunk, *asked_chunk));
+            stored.clear();
+        };
+        left.clear();
+        let chunks = (&mut *left, *stored_chunk, &mut count);
+        pairs::left_halves(geo, quarters.left, job.rows, chunks, pairing);
+        if !left.is_empty() {
+            count(left);
+        }
         u128::from(pairs) * u128::from(job.weight)
     }
 
@@ -573,33 +590,81 @@ impl JoinPlan {
         quarters: &Quarters<'_, G>,
         work: &mut Work,
     ) -> u128 {
-        let left = &mut work.left;
-        left.clear();
-        odd.left_halves(quarters.left, middle, job.rows, left, &mut work.pairing);
-        if left.is_empty() {
-            return 0;
-        }
-        let queries = &mut work.queries;
-        queries.clear();
-        let right_rows = odd.free_rows(middle) & !job.rows;
-        odd.right_halves(
-            quarters.right,
-            middle,
-            right_rows,
+        let Work {
+            left,
             queries,
-            &mut work.pairing,
-        );
-        // Every word counts once on both sides, so either side can be the
-        // stored one: the shorter, whose tables are cheaper to build (on
-        // average 2.2 times fewer right half-boards than left ones at n = 19).
-        let (stored, asked) = if left.len() <= queries.len() {
-            (&left[..], &queries[..])
-        } else {
-            (&queries[..], &left[..])
+            pairing,
+            right_pairing,
+            sieve,
+            chunks: (stored_chunk, asked_chunk),
+            ..
+        } = work;
+        let right_rows = odd.free_rows(middle) & !job.rows;
+        let bits = odd.window_bits();
+        let mut pairs = 0;
+        let mut asked = false;
+        // As for even boards: the right half-boards wait for the left ones.
+        let mut count = |chunk: &mut Vec<u64>| {
+            if !asked {
+                queries.clear();
+                let right = quarters.right;
+                odd.right_halves(right, middle, right_rows, queries, right_pairing);
+                asked = true;
+            }
+            // Every word counts once on both sides, so either side can be
+            // the stored one: the shorter, whose tables are cheaper to
+            // build (on average 2.2 times fewer right half-boards than
+            // left ones at n = 19).
+            pairs += if chunk.len() <= queries.len() {
+                count_in_chunks(sieve, chunk, queries, (bits, *stored_chunk, *asked_chunk))
+            } else {
+                count_in_chunks(sieve, queries, chunk, (bits, *stored_chunk, *asked_chunk))
+            };
+            chunk.clear();
         };
-        let pairs = work.sieve.count(stored, asked, odd.window_bits());
+        left.clear();
+        let chunks = (&mut *left, *stored_chunk, &mut count);
+        odd.left_halves(quarters.left, middle, job.rows, chunks, pairing);
+        if !left.is_empty() {
+            count(left);
+        }
         u128::from(pairs) * u128::from(job.weight)
     }
+}
+
+/// The most left half-boards a job holds at once: past it (jobs of n >= 26
+/// only), those made so far are counted against the right ones and
+/// dropped, so that a thread's buffers stay near the right side's words
+/// and these chunks' (16 M words, 128 MB, and the sieve's and matcher's
+/// copies of them).
+const STORED_CHUNK: usize = 1 << 24;
+/// The most asked words handed to the sieve at once, for its copies.
+const ASKED_CHUNK: usize = 1 << 26;
+/// What counting one chunk takes beyond the half-boards' own vectors: a
+/// stored word's copy and cut byte in the sieve (9 bytes) and its share of
+/// the bit-sliced tables (4 bytes a chunk of 5 bits, 44 at n = 28); an
+/// asked word's copy and cut byte (9).
+const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * (9 + 44) + ASKED_CHUNK as u64 * 9;
+
+/// The pairs of `stored` and `asked` (words of `bits` bits) that share
+/// no bit, handed to the sieve at most `stored_chunk` and `asked_chunk`
+/// words at a time (in one call, below that).
+fn count_in_chunks(
+    sieve: &mut Sieve,
+    stored: &[u64],
+    asked: &[u64],
+    (bits, stored_chunk, asked_chunk): (u32, usize, usize),
+) -> u64 {
+    if stored.is_empty() {
+        return 0;
+    }
+    let mut pairs = 0;
+    for part in stored.chunks(stored_chunk) {
+        for questions in asked.chunks(asked_chunk) {
+            pairs += sieve.count(part, questions, bits);
+        }
+    }
+    pairs
 }
 
 /// Bytes a plan keeps per job: its row set and its cost.
@@ -645,22 +710,51 @@ pub struct Scratch {
 }
 
 /// The buffers a job's half-boards and matching take.
-#[derive(Default)]
 struct Work {
     left: Vec<u64>,
     queries: Vec<u64>,
     pairing: pairs::Buffers,
+    /// The right half-boards' own, made while the left ones' are in use.
+    right_pairing: pairs::Buffers,
     matcher: SlicedMatcher,
     sieve: Sieve,
+    /// The most stored and asked words one count takes at once:
+    /// [`STORED_CHUNK`] and [`ASKED_CHUNK`], smaller in tests.
+    chunks: (usize, usize),
+}
+
+impl Default for Work {
+    fn default() -> Self {
+        Self {
+            left: Vec::new(),
+            queries: Vec::new(),
+            pairing: pairs::Buffers::default(),
+            right_pairing: pairs::Buffers::default(),
+            matcher: SlicedMatcher::default(),
+            sieve: Sieve::default(),
+            chunks: (STORED_CHUNK, ASKED_CHUNK),
+        }
+    }
 }
 
 impl Scratch {
+    /// A scratch that counts at most `stored` and `asked` words at once,
+    /// to try the chunked counting on small boards.
+    #[cfg(test)]
+    #[must_use]
+    pub fn chunked(stored: usize, asked: usize) -> Self {
+        let mut scratch = Self::default();
+        scratch.work.chunks = (stored, asked);
+        scratch
+    }
+
     /// Take the loops `features` allow from now on.
     pub fn set_features(&mut self, features: Features) {
         let work = &mut self.work;
         work.matcher.features = features;
         work.sieve.set_features(features);
         work.pairing.features = features;
+        work.right_pairing.features = features;
     }
 
     /// The bytes its buffers hold.
@@ -670,6 +764,7 @@ impl Scratch {
         let work = &self.work;
         ((work.left.capacity() + work.queries.capacity()) * 8) as u64
             + work.pairing.bytes()
+            + work.right_pairing.bytes()
             + work.matcher.bytes()
             + work.sieve.bytes()
             + self.slices.iter().map(Slice::bytes).sum::<u64>()
@@ -813,8 +908,9 @@ mod tests {
     }
 
     /// Jobs that build their own slices count what jobs reading the whole
-    /// tables count, one by one: every job of the small boards, a random
-    /// sample of the larger ones (n = 22's jobs take 0.15 s each).
+    /// tables count, one by one, and so do jobs that count their half-boards
+    /// in chunks: every job of the small boards, a random sample of the
+    /// larger ones (n = 22's jobs take 0.15 s each).
     #[test]
     fn jobs_on_slices_count_what_jobs_on_whole_tables_count() {
         let mut seed = 0x2026_1124_u64;
@@ -839,12 +935,23 @@ mod tests {
                 None => (0..whole.len() as u32).collect(),
                 Some(k) => (0..k).map(|_| draw(whole.len())).collect(),
             };
-            let (mut a, mut b) = (Scratch::default(), Scratch::default());
+            // Chunks of a few hundred words: the path of n >= 26's
+            // biggest jobs, taken here by every job that has that many.
+            let (mut a, mut b, mut c) = (
+                Scratch::default(),
+                Scratch::default(),
+                Scratch::chunked(300, 500),
+            );
             for id in ids {
                 let job = whole.job(id);
                 assert_eq!(sliced.job(id), job);
                 let want = whole.run_job(&job, &mut a);
                 assert_eq!(sliced.run_job(&job, &mut b), want, "n = {n}, job {id}");
+                assert_eq!(
+                    sliced.run_job(&job, &mut c),
+                    want,
+                    "n = {n}, job {id}, chunked"
+                );
             }
         }
     }

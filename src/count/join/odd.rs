@@ -152,13 +152,15 @@ impl OddGeometry {
     }
 
     /// Appends to `out` the word of every left half-board on the rows
-    /// `rows` that avoids the pre-placed queen's diagonals.
+    /// `rows` that avoids the pre-placed queen's diagonals, handing `out`
+    /// to `full` whenever it holds `cap` words or more (as
+    /// [`pairs::left_halves`](super::pairs::left_halves) does).
     pub fn left_halves(
         &self,
         (tops, bottoms): (&impl Groups, &impl Groups),
         middle: Middle,
         rows: u32,
-        out: &mut Vec<u64>,
+        (out, cap, full): (&mut Vec<u64>, usize, &mut impl FnMut(&mut Vec<u64>)),
         buffers: &mut Buffers,
     ) {
         let h = self.h;
@@ -167,6 +169,9 @@ impl OddGeometry {
         let frame = Frame::odd(h, Side::Left, 0, (tl, bl));
         for_each_quarter_pair(h, tops, bottoms, (top, bottom), |tops, bottoms| {
             pair_group(frame, tops, bottoms, OffDiagonal::Once, out, buffers);
+            if out.len() >= cap {
+                full(out);
+            }
         });
     }
 

@@ -217,12 +217,14 @@ fn packed(piece: &Piece) -> u64 {
 }
 
 /// Appends to `out` the window word of every left half-board on `rows` of
-/// an even board, tops from `tops` and bottoms from `bottoms`.
+/// an even board, tops from `tops` and bottoms from `bottoms`, handing
+/// `out` to `full` whenever it holds `cap` words or more (`full` takes
+/// them, leaving it empty).
 pub fn left_halves(
     geo: &Geometry,
     (tops, bottoms): (&impl Groups, &impl Groups),
     rows: u32,
-    out: &mut Vec<u64>,
+    (out, cap, full): (&mut Vec<u64>, usize, &mut impl FnMut(&mut Vec<u64>)),
     buffers: &mut Buffers,
 ) {
     let frame = Frame::even(geo, Side::Left);
@@ -235,6 +237,9 @@ pub fn left_halves(
             out,
             buffers,
         );
+        if out.len() >= cap {
+            full(out);
+        }
     });
 }
 
@@ -594,7 +599,10 @@ mod tests {
         let mut fast = Vec::new();
         let buffers = &mut Buffers::default();
         match side {
-            Side::Left => left_halves(&geo, (&table, &table), rows, &mut fast, buffers),
+            Side::Left => {
+                let whole = (&mut fast, usize::MAX, &mut |_: &mut Vec<u64>| {});
+                left_halves(&geo, (&table, &table), rows, whole, buffers);
+            }
             Side::Right => {
                 let fix = OffDiagonal::new(mirror);
                 right_halves(&geo, (&table, &table), rows, fix, &mut fast, buffers);
