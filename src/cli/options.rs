@@ -6,6 +6,7 @@
 //! |-----------------------------|-------------------------------------------------|
 //! | `QUEENS_NO_AVX512`          | the join's portable matcher and pairing loops   |
 //! | `QUEENS_NO_PEXT`            | the join sieve without `pext`                   |
+//! | `QUEENS_SIEVE_CUTS`         | the most cut bits of a join job's sieve (1-14)  |
 //! | `QUEENS_GPU_DEPTH`          | rows a GPU task fixes (1 to 30)                 |
 //! | `QUEENS_GPU_BATCHES`        | launches a GPU count is cut into (1 to 100000)  |
 //! | `QUEENS_GPU_BLOCK`          | GPU threads per block (32 to 1024, times 32)    |
@@ -48,7 +49,11 @@ fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Result<Options, UsageErr
         )));
     }
     gpu.dynamic_stride = on("QUEENS_GPU_DYNAMIC_STRIDE");
-    Ok(Options::default().with_simd(simd).with_gpu(gpu))
+    let cuts = number(&var, "QUEENS_SIEVE_CUTS", 1, 14)?;
+    Ok(Options::default()
+        .with_simd(simd)
+        .with_gpu(gpu)
+        .with_sieve_cuts(cuts))
 }
 
 /// Whether a switch's value turns it on: anything but unset, empty or `0`.

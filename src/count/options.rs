@@ -3,7 +3,8 @@
 //! Every knob that used to be an environment variable read deep inside
 //! the engines lives here, passed in through [`crate::Config`]: the
 //! library reads no environment variable. The CLI maps the documented
-//! variables (`QUEENS_NO_AVX512`, `QUEENS_NO_PEXT`, `QUEENS_GPU_*`) onto
+//! variables (`QUEENS_NO_AVX512`, `QUEENS_NO_PEXT`, `QUEENS_SIEVE_CUTS`,
+//! `QUEENS_GPU_*`) onto
 //! this value. None of these changes a count or a plan's hash.
 
 use std::num::NonZeroU32;
@@ -19,6 +20,9 @@ pub struct Options {
     pub simd: Simd,
     /// How the GPU executor cuts and launches its work.
     pub gpu: GpuOptions,
+    /// The most cut bits a join job's sieve may bucket its words on (1 to
+    /// 14); `None`: the default measured for the board size.
+    pub sieve_cuts: Option<u32>,
 }
 
 impl Options {
@@ -32,6 +36,16 @@ impl Options {
     #[must_use]
     pub fn with_gpu(self, gpu: GpuOptions) -> Self {
         Self { gpu, ..self }
+    }
+
+    /// These options with at most `cuts` sieve cut bits (`None`: the
+    /// measured default).
+    #[must_use]
+    pub fn with_sieve_cuts(self, cuts: Option<u32>) -> Self {
+        Self {
+            sieve_cuts: cuts,
+            ..self
+        }
     }
 }
 

@@ -407,6 +407,10 @@ impl Plan {
             }
             Body::Join(plan) => {
                 scratch.join.set_features(self.features);
+                let cuts = self.options.sieve_cuts.map(|c| c as usize);
+                scratch
+                    .join
+                    .set_max_cuts(cuts.unwrap_or_else(|| plan.sieve_cuts()));
                 Some(plan.run_job(&plan.job(id), &mut scratch.join))
             }
             Body::Constellations(starts) => {

@@ -358,6 +358,23 @@ impl JoinPlan {
         })
     }
 
+    /// The most cut bits a job's sieve takes by default for this board
+    /// size: [`sieve::DEFAULT_CUTS`] to n = 22, whose jobs are too small
+    /// to take more (a cap of 14 against 6 on a sample of n = 22: 1.00),
+    /// and [`sieve::MAX_CUTS`] beyond. Measured with simultaneous pairs on
+    /// samples of units (`QUEENS_SIEVE_CUTS`): at n = 24, a cap of 10
+    /// against 6 took 0.69 of the time, 14 against 10 0.98; at n = 26,
+    /// 0.75 and 0.97, the plan's 22 s included in both
+    /// (results/amd-epyc-2c/2026-11-24-sieve-cuts.txt).
+    #[must_use]
+    pub fn sieve_cuts(&self) -> usize {
+        if self.geo.n <= 22 {
+            sieve::DEFAULT_CUTS
+        } else {
+            sieve::MAX_CUTS
+        }
+    }
+
     /// How many jobs the plan has; their ids are `0..len()`.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -746,6 +763,11 @@ impl Scratch {
         let mut scratch = Self::default();
         scratch.work.chunks = (stored, asked);
         scratch
+    }
+
+    /// Let each job's sieve take at most `cuts` cut bits from now on.
+    pub fn set_max_cuts(&mut self, cuts: usize) {
+        self.work.sieve.set_max_cuts(cuts);
     }
 
     /// Take the loops `features` allow from now on.

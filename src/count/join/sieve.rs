@@ -23,13 +23,15 @@
 use super::matcher::{CHUNK, SlicedMatcher, TAG};
 use crate::cpu::Features;
 
-/// The most cut bits a job may use: 64 buckets. A job takes at most
-/// `log2(stored / 512)` of them. (Measured with simultaneous pairs: a flat
-/// cap of 4 against 3, 5 and 6 on a sample of n = 20 was 12 %, 5 % and 19 %
-/// faster; on a sample of n = 22, a cap of 6 was 27 % faster than 4, and
-/// the size rule equals the flat 4 at n = 18 and 20 and the flat 6 at 22.)
-pub const MAX_CUTS: usize = 6;
-const BUCKETS: usize = 1 << MAX_CUTS;
+/// The most cut bits a job may use by default: 64 buckets. A job takes at
+/// most `log2(stored / 512)` of them. (Measured with simultaneous pairs: a
+/// flat cap of 4 against 3, 5 and 6 on a sample of n = 20 was 12 %, 5 % and
+/// 19 % faster; on a sample of n = 22, a cap of 6 was 27 % faster than 4,
+/// and the size rule equals the flat 4 at n = 18 and 20 and the flat 6 at
+/// 22.) Larger boards take more: see [`super::JoinPlan::sieve_cuts`].
+pub const DEFAULT_CUTS: usize = 6;
+/// The most cut bits any job may use: 16384 buckets.
+pub const MAX_CUTS: usize = 14;
 
 /// Jobs with fewer stored words or queries than this are not sieved.
 const MIN_SIDE: usize = 4096;
@@ -37,15 +39,16 @@ const MIN_SIDE: usize = 4096;
 const SAMPLE: usize = 256;
 
 /// The sieve's buffers, reused from job to job.
-#[derive(Default)]
 pub struct Sieve {
     matcher: SlicedMatcher,
     stored: Vec<u64>,
     queries: Vec<u64>,
-    /// Each word's value on all `MAX_CUTS` ranked cut bits, computed once
-    /// and used for the histograms and both bucketings.
-    stored_cuts: Vec<u8>,
-    query_cuts: Vec<u8>,
+    /// Each word's value on all ranked cut bits, computed once and used
+    /// for the histograms and both bucketings.
+    stored_cuts: Vec<u16>,
+    query_cuts: Vec<u16>,
+    /// The most cut bits a job may take ([`DEFAULT_CUTS`] unless set).
+    max_cuts: usize,
     /// The loops it may take (the CPU's, by default).
     features: Features,
     /// How many cuts the last count took (0: the plain matcher), for the
@@ -54,7 +57,28 @@ pub struct Sieve {
     last_cuts: usize,
 }
 
+impl Default for Sieve {
+    fn default() -> Self {
+        Self {
+            matcher: SlicedMatcher::default(),
+            stored: Vec::new(),
+            queries: Vec::new(),
+            stored_cuts: Vec::new(),
+            query_cuts: Vec::new(),
+            max_cuts: DEFAULT_CUTS,
+            features: Features::default(),
+            #[cfg(test)]
+            last_cuts: 0,
+        }
+    }
+}
+
 impl Sieve {
+    /// Take at most `cuts` cut bits (1 to [`MAX_CUTS`]) from now on.
+    pub fn set_max_cuts(&mut self, cuts: usize) {
+        self.max_cuts = cuts.clamp(1, MAX_CUTS);
+    }
+
     /// Take the loops `features` allow from now on.
     pub fn set_features(&mut self, features: Features) {
         self.features = features;
@@ -66,8 +90,8 @@ impl Sieve {
     pub fn bytes(&self) -> u64 {
         self.matcher.bytes()
             + ((self.stored.capacity() + self.queries.capacity()) * 8
-                + self.stored_cuts.capacity()
-                + self.query_cuts.capacity()) as u64
+                + (self.stored_cuts.capacity() + self.query_cuts.capacity()) * 2)
+                as u64
     }
 
     /// Counts the weighted compatible pairs between `stored` and `queries`
@@ -89,7 +113,7 @@ impl Sieve {
         // every job took 7.5 s of CPU against 5.1 s without.
         if stored.len() < MIN_SIDE
             || queries.len() < MIN_SIDE
-            || live.count_ones() < MAX_CUTS as u32
+            || live.count_ones() < self.max_cuts as u32
         {
             return self.count_squeezed(
                 stored,
@@ -97,25 +121,21 @@ impl Sieve {
                 Squeeze::new(live, bits, self.features.pext),
             );
         }
-        let ranked = rank_bits(stored, queries, bits);
-        self.stored_cuts.clear();
-        self.stored_cuts
-            .extend(stored.iter().map(|&s| cut_value(s, &ranked)));
-        self.query_cuts.clear();
-        self.query_cuts
-            .extend(queries.iter().map(|&q| cut_value(q, &ranked)));
-        let mut stored_by = [0u64; BUCKETS];
+        let ranked = rank_bits(stored, queries, bits, self.max_cuts);
+        cut_values(stored, &ranked, &mut self.stored_cuts);
+        cut_values(queries, &ranked, &mut self.query_cuts);
+        let mut stored_by = vec![0u64; 1 << self.max_cuts];
         self.stored_cuts
             .iter()
             .for_each(|&v| stored_by[usize::from(v)] += 1);
-        let mut queries_by = [0u64; BUCKETS];
+        let mut queries_by = vec![0u64; 1 << self.max_cuts];
         self.query_cuts
             .iter()
             .for_each(|&v| queries_by[usize::from(v)] += 1);
         // The block-visit estimate does not see that small buckets fill
         // 512-word blocks badly: cap the cuts so that buckets average at
         // least 512 words.
-        let most = ((stored.len() / 512).ilog2() as usize).min(MAX_CUTS);
+        let most = ((stored.len() / 512).ilog2() as usize).min(self.max_cuts);
         let k = (0..=most)
             .min_by_key(|&k| {
                 // Each cut is also a bit less for the matcher to read.
@@ -143,9 +163,18 @@ impl Sieve {
         // the cut bits are squeezed out with the dead ones.
         let cuts = ranked[..k].iter().fold(0u64, |m, &t| m | 1 << t);
         let squeeze = Squeeze::new(live & !cuts, bits, self.features.pext);
-        let mask = ((1u16 << k) - 1) as u8;
-        let stored_at = squeeze.bucket(stored, &self.stored_cuts, &mut self.stored, |v| !v & mask);
-        let queries_at = squeeze.bucket(queries, &self.query_cuts, &mut self.queries, |v| v & mask);
+        let mask = ((1u32 << k) - 1) as u16;
+        let buckets = 1 << k;
+        let stored_at = squeeze.bucket(
+            (stored, &self.stored_cuts, buckets),
+            &mut self.stored,
+            |v| !v & mask,
+        );
+        let queries_at = squeeze.bucket(
+            (queries, &self.query_cuts, buckets),
+            &mut self.queries,
+            |v| v & mask,
+        );
         let mut total = 0;
         for bucket in 0..1usize << k {
             let words = &self.stored[stored_at[bucket]..stored_at[bucket + 1]];
@@ -227,29 +256,28 @@ impl Squeeze {
     }
 
     /// Counting sort of `words` into `out` by `key(values[i])` (below
-    /// `BUCKETS`), squeezed; returns the start of each bucket, and the end
+    /// `buckets`), squeezed; returns the start of each bucket, and the end
     /// as the last entry.
     fn bucket(
         self,
-        words: &[u64],
-        values: &[u8],
+        (words, values, buckets): (&[u64], &[u16], usize),
         out: &mut Vec<u64>,
-        key: impl Fn(u8) -> u8,
-    ) -> [usize; BUCKETS + 1] {
+        key: impl Fn(u16) -> u16,
+    ) -> Vec<usize> {
         #[cfg(target_arch = "x86_64")]
         if self.pext {
             // SAFETY: `pext` is set only where the CPU has BMI2 (see
             // `crate::cpu`).
             #[allow(unsafe_code)]
-            return unsafe { pext::bucket(words, values, out, key, self.live) };
+            return unsafe { pext::bucket((words, values, buckets), out, key, self.live) };
         }
-        bucket_by(words, values, out, key, |w| w)
+        bucket_by((words, values, buckets), out, key, |w| w)
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod pext {
-    use super::{BUCKETS, bucket_by};
+    use super::bucket_by;
     use crate::count::join::matcher::TAG;
     use std::arch::x86_64::_pext_u64;
 
@@ -267,46 +295,64 @@ mod pext {
 
     #[target_feature(enable = "bmi2")]
     pub fn bucket(
-        words: &[u64],
-        values: &[u8],
+        items: (&[u64], &[u16], usize),
         out: &mut Vec<u64>,
-        key: impl Fn(u8) -> u8,
+        key: impl Fn(u16) -> u16,
         live: u64,
-    ) -> [usize; BUCKETS + 1] {
-        bucket_by(words, values, out, key, |w| squeeze(w, live))
+    ) -> Vec<usize> {
+        bucket_by(items, out, key, |w| squeeze(w, live))
     }
 }
 
 /// The value of the cut bits of `word`, the first cut as bit 0: one
-/// shift and mask per cut, unrolled.
+/// shift and mask per cut, unrolled for a fixed number of cuts.
 #[inline]
-fn cut_value(word: u64, cuts: &[u32; MAX_CUTS]) -> u8 {
+fn cut_value<const N: usize>(word: u64, cuts: &[u32; N]) -> u16 {
     let mut value = 0;
     for (i, &cut) in cuts.iter().enumerate() {
-        value |= (((word >> cut) & 1) as u8) << i;
+        value |= (((word >> cut) & 1) as u16) << i;
     }
     value
 }
 
+/// Replaces `out` with the cut value of each word of `words`: the loop
+/// unrolled for the default caps (a loop over a slice of cuts instead
+/// made n = 20 7% slower), a plain one for other caps.
+fn cut_values(words: &[u64], cuts: &[u32], out: &mut Vec<u16>) {
+    fn fixed<const N: usize>(words: &[u64], cuts: &[u32], out: &mut Vec<u16>) {
+        let cuts: &[u32; N] = cuts.try_into().expect("N cuts");
+        out.extend(words.iter().map(|&w| cut_value(w, cuts)));
+    }
+    out.clear();
+    match cuts.len() {
+        DEFAULT_CUTS => fixed::<DEFAULT_CUTS>(words, cuts, out),
+        MAX_CUTS => fixed::<MAX_CUTS>(words, cuts, out),
+        _ => out.extend(words.iter().map(|&w| {
+            cuts.iter()
+                .enumerate()
+                .fold(0, |v, (i, &cut)| v | (((w >> cut) & 1) as u16) << i)
+        })),
+    }
+}
+
 /// Counting sort of `items` into `out` by `key(values[i])` (below
-/// `BUCKETS`), each item mapped by `map`; returns the start of each
+/// `buckets`), each item mapped by `map`; returns the start of each
 /// bucket, and the end as the last entry.
 #[inline(always)]
 fn bucket_by(
-    items: &[u64],
-    values: &[u8],
+    (items, values, buckets): (&[u64], &[u16], usize),
     out: &mut Vec<u64>,
-    key: impl Fn(u8) -> u8,
+    key: impl Fn(u16) -> u16,
     map: impl Fn(u64) -> u64,
-) -> [usize; BUCKETS + 1] {
-    let mut at = [0usize; BUCKETS + 1];
+) -> Vec<usize> {
+    let mut at = vec![0usize; buckets + 1];
     for &v in values {
         at[usize::from(key(v)) + 1] += 1;
     }
-    for b in 0..BUCKETS {
+    for b in 0..buckets {
         at[b + 1] += at[b];
     }
-    let mut next = at;
+    let mut next = at.clone();
     out.clear();
     out.resize(items.len(), 0);
     for (&item, &v) in items.iter().zip(values) {
@@ -317,9 +363,9 @@ fn bucket_by(
     at
 }
 
-/// The `MAX_CUTS` window bits set most often on both sides (sampled),
-/// most often first.
-fn rank_bits(stored: &[u64], queries: &[u64], bits: u32) -> [u32; MAX_CUTS] {
+/// The `cuts` window bits set most often on both sides (sampled), most
+/// often first.
+fn rank_bits(stored: &[u64], queries: &[u64], bits: u32, cuts: usize) -> Vec<u32> {
     let mut in_stored = [0u64; 64];
     let mut in_queries = [0u64; 64];
     for &s in stored.iter().step_by(stored.len() / SAMPLE) {
@@ -330,7 +376,8 @@ fn rank_bits(stored: &[u64], queries: &[u64], bits: u32) -> [u32; MAX_CUTS] {
     }
     let mut ranked: Vec<u32> = (0..bits).collect();
     ranked.sort_by_key(|&t| std::cmp::Reverse(in_stored[t as usize] * in_queries[t as usize]));
-    std::array::from_fn(|i| ranked[i])
+    ranked.truncate(cuts);
+    ranked
 }
 
 fn tally(mut word: u64, counts: &mut [u64; 64]) {
@@ -341,14 +388,14 @@ fn tally(mut word: u64, counts: &mut [u64; 64]) {
 }
 
 /// Estimated work of a sieve on the first `k` cuts, from histograms over
-/// all `MAX_CUTS` cut values: for every query, the 64-word blocks of the
+/// all the ranked cuts' values: for every query, the 64-word blocks of the
 /// buckets it visits (a bucket's words are padded to whole blocks), plus
 /// one block per bucket built and per (bucket, query group) call.
-fn block_visits(stored_by: &[u64; BUCKETS], queries_by: &[u64; BUCKETS], k: usize) -> u64 {
+fn block_visits(stored_by: &[u64], queries_by: &[u64], k: usize) -> u64 {
     let mask = (1 << k) - 1;
-    let mut sizes = [0u64; BUCKETS];
-    let mut groups = [0u64; BUCKETS];
-    for value in 0..BUCKETS {
+    let mut sizes = vec![0u64; 1 << k];
+    let mut groups = vec![0u64; 1 << k];
+    for value in 0..stored_by.len() {
         sizes[!value & mask] += stored_by[value];
         groups[value & mask] += queries_by[value];
     }
@@ -383,6 +430,27 @@ mod tests {
         assert_eq!(cut_value(0b1010, &[1, 3, 5, 6, 7, 8]), 0b11);
         assert_eq!(cut_value(0b1010, &[3, 0, 5, 6, 7, 8]), 0b01);
         assert_eq!(cut_value(1 << 40, &[3, 0, 5, 6, 7, 40]), 0b10_0000);
+        assert_eq!(
+            cut_value(1 << 40, &[3, 0, 5, 6, 7, 8, 9, 10, 11, 40]),
+            1 << 9
+        );
+        let words = [0b1010, 1 << 40, 1 << 13];
+        for cuts in [
+            &[1, 3, 5, 6, 7, 40][..],
+            &[13, 1, 3, 40, 5, 6, 7, 8][..],
+            &[0; 14][..],
+        ] {
+            let mut out = Vec::new();
+            cut_values(&words, cuts, &mut out);
+            let plain: Vec<u16> = words
+                .iter()
+                .map(|&w| {
+                    let bits = cuts.iter().enumerate();
+                    bits.map(|(i, &c)| (((w >> c) & 1) as u16) << i).sum()
+                })
+                .collect();
+            assert_eq!(out, plain, "{cuts:?}");
+        }
     }
 
     #[test]
@@ -395,8 +463,17 @@ mod tests {
             x
         };
         let mut sieve = Sieve::default();
-        // Too small to sieve, then big enough for 1 to 3 cuts and for 1 to 4.
-        for (len, asked, cut) in [(300, 500, false), (5000, 4100, true), (9000, 6000, true)] {
+        // Too small to sieve, then big enough for 1 to 3 cuts and for 1 to
+        // 4, then for up to 10 with the cap raised.
+        for (len, asked, cut) in [
+            (300, 500, false),
+            (5000, 4100, true),
+            (9000, 6000, true),
+            (600_000, 5000, true),
+        ] {
+            if len > 100_000 {
+                sieve.set_max_cuts(MAX_CUTS);
+            }
             let stored: Vec<u64> = (0..len)
                 .map(|_| next() & next() & ((1 << 34) - 1))
                 .collect();
@@ -410,5 +487,6 @@ mod tests {
             );
             assert_eq!(sieve.last_cuts > 0, cut, "{len}: {} cuts", sieve.last_cuts);
         }
+        assert!(sieve.last_cuts > DEFAULT_CUTS, "{} cuts", sieve.last_cuts);
     }
 }
