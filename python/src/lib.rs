@@ -27,8 +27,9 @@ use crate::runner::Request;
 /// called as ``progress(units_done, units_total, solutions_so_far)`` at most
 /// four times a second on the calling thread, and once more at the end.
 /// Ctrl-C (``KeyboardInterrupt``) stops a count in about a second or less
-/// (the units under way stop at their next piece; the join's run whole)
-/// and raises, with no thread of the count left running; an exception
+/// (the units under way stop at their next piece; the join's run whole,
+/// seconds to minutes each past n = 24) and raises, with no thread of the
+/// count left running; an exception
 /// raised by ``progress`` stops it the same way.
 ///
 /// With ``unique=True`` the result is a ``UniqueCount``: the total, the

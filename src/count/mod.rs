@@ -6,7 +6,7 @@
 //! - [`Engine::Mirror`] backtracks row by row on bitmasks, split into units
 //!   on its first rows, with mirror symmetry halving the work (n = 1..=32);
 //! - [`Engine::Join`] pairs left and right half-boards (Kluev's quadrant
-//!   join), one unit per row set, with the board's symmetries (n = 4..=24).
+//!   join), one unit per row set, with the board's symmetries (n = 4..=28).
 //!
 //! A plan runs on an [`Executor`]: the CPU (a rayon pool) or, for the
 //! mirror engine's backtracking plans, an NVIDIA GPU (the `gpu` feature).

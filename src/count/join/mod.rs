@@ -236,11 +236,7 @@ impl JoinPlan {
             }
         }
         let largest_slice = (0..1u32 << side)
-            .map(|set| {
-                (0..1u32 << side)
-                    .map(|c| sizes.len(set, c) as u64)
-                    .sum::<u64>()
-            })
+            .map(|set| sizes.of(set).iter().map(|&len| u64::from(len)).sum::<u64>())
             .max()
             .unwrap_or(0);
         let pieces = if stage != Stage::FixedMiddle || side <= MAX_WHOLE_SIDE {
@@ -976,6 +972,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The deepest sieve (up to 14 cut bits, the default from n = 23)
+    /// counts what the shallow one of n <= 22 counts, on the costliest jobs
+    /// of n = 21 and 22, where the deep one takes more than 6 cuts.
+    #[test]
+    fn a_deeper_sieve_counts_the_same_jobs_alike() {
+        let mut deepest = 0;
+        for n in [21, 22] {
+            let plan = JoinPlan::new(n, Stage::FixedMiddle).unwrap();
+            let mut ids: Vec<u32> = (0..plan.len() as u32).collect();
+            ids.sort_by_key(|&id| std::cmp::Reverse(plan.cost(id)));
+            let (mut shallow, mut deep) = (Scratch::default(), Scratch::default());
+            deep.set_max_cuts(sieve::MAX_CUTS);
+            for &id in &ids[..2] {
+                let job = plan.job(id);
+                let want = plan.run_job(&job, &mut shallow);
+                assert_eq!(plan.run_job(&job, &mut deep), want, "n = {n}, job {id}");
+                deepest = deepest.max(deep.work.sieve.last_cuts());
+            }
+        }
+        assert!(
+            deepest > sieve::DEFAULT_CUTS,
+            "the deep sieve took {deepest} cuts"
+        );
     }
 
     #[test]

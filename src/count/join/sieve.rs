@@ -74,6 +74,12 @@ impl Default for Sieve {
 }
 
 impl Sieve {
+    /// How many cuts the last count took (0: the plain matcher).
+    #[cfg(test)]
+    pub fn last_cuts(&self) -> usize {
+        self.last_cuts
+    }
+
     /// Take at most `cuts` cut bits (1 to [`MAX_CUTS`]) from now on.
     pub fn set_max_cuts(&mut self, cuts: usize) {
         self.max_cuts = cuts.clamp(1, MAX_CUTS);
