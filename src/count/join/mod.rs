@@ -121,6 +121,9 @@ pub struct JoinPlan {
     /// The most top-times-bottom candidates one job generates, both sides
     /// together: what bounds a thread's buffers.
     largest: u64,
+    /// The most right candidates one job generates: the right half-boards
+    /// a job holds whole while its left ones go by in chunks.
+    largest_right: u64,
     /// The most pieces one row set of the quarter square holds: what bounds
     /// a slice.
     largest_slice: u64,
@@ -217,6 +220,7 @@ impl JoinPlan {
         let free = odd.as_ref().map(|_| FreeColumns::new(&sizes));
         let mut costs = Vec::with_capacity(rows.len());
         let mut largest = 0;
+        let mut largest_right = 0;
         for (batch, sets) in rows.chunks(COST_BATCH).enumerate() {
             if stop() {
                 return Ok(None);
@@ -232,6 +236,7 @@ impl JoinPlan {
                 .collect();
             for (left, right) in sides {
                 largest = largest.max(left + right);
+                largest_right = largest_right.max(right);
                 costs.push(left * right);
             }
         }
@@ -256,6 +261,7 @@ impl JoinPlan {
                 families,
             },
             largest,
+            largest_right,
             largest_slice,
         }))
     }
@@ -315,10 +321,11 @@ impl JoinPlan {
 
     /// The most bytes one thread's [`Scratch`] grows to over these jobs:
     /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, or,
-    /// where that is more, its words (at most 8 bytes a candidate) and
-    /// what the chunks it is counted in take ([`CHUNK_BYTES`]); the four
-    /// slices of the largest row set where the jobs build them; and the
-    /// smallest vectors' worth.
+    /// where that is more, the right half-boards of the job with the most
+    /// (at most 8 bytes a right candidate, held whole), a chunk of left ones
+    /// and what counting it takes ([`CHUNK_BYTES`]); the four slices of the
+    /// largest row set where the jobs build them; and the smallest
+    /// vectors' worth.
     #[must_use]
     pub fn scratch_bytes(&self) -> u64 {
         let slices = match self.pieces {
@@ -328,7 +335,8 @@ impl JoinPlan {
                 4 * (self.largest_slice * size_of::<Piece>() as u64 + 4 * ((1 << side) + 1))
             }
         };
-        let buffers = (self.largest * SCRATCH_PER_CANDIDATE).min(self.largest * 8 + CHUNK_BYTES);
+        let chunked = self.largest_right * 8 + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
+        let buffers = (self.largest * SCRATCH_PER_CANDIDATE).min(chunked);
         SCRATCH_FLOOR + buffers + slices
     }
 
@@ -654,10 +662,10 @@ const STORED_CHUNK: usize = 1 << 24;
 /// The most asked words handed to the sieve at once, for its copies.
 const ASKED_CHUNK: usize = 1 << 26;
 /// What counting one chunk takes beyond the half-boards' own vectors: a
-/// stored word's copy and cut byte in the sieve (9 bytes) and its share of
-/// the bit-sliced tables (4 bytes a chunk of 5 bits, 44 at n = 28); an
-/// asked word's copy and cut byte (9).
-const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * (9 + 44) + ASKED_CHUNK as u64 * 9;
+/// stored word's copy and cut value in the sieve (10 bytes) and its share
+/// of the bit-sliced tables (4 bytes a chunk of 5 bits, 44 at n = 28); an
+/// asked word's copy and cut value (10).
+const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * (10 + 44) + ASKED_CHUNK as u64 * 10;
 
 /// The pairs of `stored` and `asked` (words of `bits` bits) that share
 /// no bit, handed to the sieve at most `stored_chunk` and `asked_chunk`
