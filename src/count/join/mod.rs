@@ -567,40 +567,16 @@ impl JoinPlan {
         work: &mut Work,
     ) -> u128 {
         let geo = &self.geo;
-        let Work {
-            left,
-            queries,
-            pairing,
-            right_pairing,
-            sieve,
-            chunks: (stored_chunk, asked_chunk),
-            ..
-        } = work;
         // Rules 2 and 3: see `right_weight`.
         let mirror = pairs::OffDiagonal::new(mirror_weight(geo, job.rows));
         let right_rows = !job.rows & geo.all_rows();
-        let bits = geo.window_bits();
-        let mut pairs = 0;
-        let mut asked = false;
-        // The right half-boards are made when the first chunk of left ones
-        // is full, or after the last: not at all for a job without left
-        // half-boards.
-        let mut count = |stored: &mut Vec<u64>| {
-            if !asked {
-                queries.clear();
-                let right = quarters.right;
-                pairs::right_halves(geo, right, right_rows, mirror, queries, right_pairing);
-                asked = true;
-            }
-            pairs += count_in_chunks(sieve, stored, queries, (bits, *stored_chunk, *asked_chunk));
-            stored.clear();
-        };
-        left.clear();
-        let chunks = (&mut *left, *stored_chunk, &mut count);
-        pairs::left_halves(geo, quarters.left, job.rows, chunks, pairing);
-        if !left.is_empty() {
-            count(left);
-        }
+        let pairs = work.count_pairs(
+            (geo.window_bits(), false),
+            |chunks, buffers| pairs::left_halves(geo, quarters.left, job.rows, chunks, buffers),
+            |out, buffers| {
+                pairs::right_halves(geo, quarters.right, right_rows, mirror, out, buffers);
+            },
+        );
         u128::from(pairs) * u128::from(job.weight)
     }
 
@@ -611,45 +587,61 @@ impl JoinPlan {
         quarters: &Quarters<'_, G>,
         work: &mut Work,
     ) -> u128 {
-        let Work {
-            left,
+        let right_rows = odd.free_rows(middle) & !job.rows;
+        let pairs = work.count_pairs(
+            (odd.window_bits(), true),
+            |chunks, buffers| odd.left_halves(quarters.left, middle, job.rows, chunks, buffers),
+            |out, buffers| odd.right_halves(quarters.right, middle, right_rows, out, buffers),
+        );
+        u128::from(pairs) * u128::from(job.weight)
+    }
+}
+
+impl Work {
+    /// The compatible pairs of a job's left half-boards (made by `left`,
+    /// which hands them over in chunks) and right ones (made by `right`
+    /// when the first chunk is full or the left ones end: not at all for a
+    /// job without left half-boards), on words of `bits` bits. With
+    /// `either` (unweighted words on both sides) the shorter side of each
+    /// count is the stored one, whose tables are cheaper to build (on
+    /// average 2.2 times fewer right half-boards than left ones at n =
+    /// 19); else the right words are the queries.
+    fn count_pairs(
+        &mut self,
+        (bits, either): (u32, bool),
+        left: impl FnOnce(pairs::Chunks<'_>, &mut pairs::Buffers),
+        right: impl FnOnce(&mut Vec<u64>, &mut pairs::Buffers),
+    ) -> u64 {
+        let Self {
+            left: words,
             queries,
             pairing,
             right_pairing,
             sieve,
             chunks: (stored_chunk, asked_chunk),
             ..
-        } = work;
-        let right_rows = odd.free_rows(middle) & !job.rows;
-        let bits = odd.window_bits();
+        } = self;
+        let sizes = (bits, *stored_chunk, *asked_chunk);
         let mut pairs = 0;
-        let mut asked = false;
-        // As for even boards: the right half-boards wait for the left ones.
+        let mut right = Some(right);
         let mut count = |chunk: &mut Vec<u64>| {
-            if !asked {
+            if let Some(right) = right.take() {
                 queries.clear();
-                let right = quarters.right;
-                odd.right_halves(right, middle, right_rows, queries, right_pairing);
-                asked = true;
+                right(queries, right_pairing);
             }
-            // Every word counts once on both sides, so either side can be
-            // the stored one: the shorter, whose tables are cheaper to
-            // build (on average 2.2 times fewer right half-boards than
-            // left ones at n = 19).
-            pairs += if chunk.len() <= queries.len() {
-                count_in_chunks(sieve, chunk, queries, (bits, *stored_chunk, *asked_chunk))
+            pairs += if either && chunk.len() > queries.len() {
+                count_in_chunks(sieve, queries, chunk, sizes)
             } else {
-                count_in_chunks(sieve, queries, chunk, (bits, *stored_chunk, *asked_chunk))
+                count_in_chunks(sieve, chunk, queries, sizes)
             };
             chunk.clear();
         };
-        left.clear();
-        let chunks = (&mut *left, *stored_chunk, &mut count);
-        odd.left_halves(quarters.left, middle, job.rows, chunks, pairing);
-        if !left.is_empty() {
-            count(left);
+        words.clear();
+        left((&mut *words, *stored_chunk, &mut count), pairing);
+        if !words.is_empty() {
+            count(words);
         }
-        u128::from(pairs) * u128::from(job.weight)
+        pairs
     }
 }
 

@@ -30,7 +30,9 @@
 //! This module generates the half-boards of these jobs; it never counts.
 
 use super::halves::{Side, for_each_subset};
-use super::pairs::{Buffers, Frame, OffDiagonal, for_each_quarter_pair, pair_group, prefetch};
+use super::pairs::{
+    Buffers, Chunks, Frame, OffDiagonal, for_each_quarter_pair, pair_group, prefetch,
+};
 use super::quarter::{GroupSizes, Groups, Piece};
 
 /// The split of an odd board around its middle row and column.
@@ -160,7 +162,7 @@ impl OddGeometry {
         (tops, bottoms): (&impl Groups, &impl Groups),
         middle: Middle,
         rows: u32,
-        (out, cap, full): (&mut Vec<u64>, usize, &mut impl FnMut(&mut Vec<u64>)),
+        (out, cap, full): Chunks<'_>,
         buffers: &mut Buffers,
     ) {
         let h = self.h;

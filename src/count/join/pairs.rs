@@ -216,6 +216,10 @@ fn packed(piece: &Piece) -> u64 {
     u64::from(piece.falling) | (u64::from(piece.rising) << 32)
 }
 
+/// Where a left generation puts its words: the vector, the most it may
+/// hold, and what takes them (leaving it empty) when it holds that many.
+pub type Chunks<'a> = (&'a mut Vec<u64>, usize, &'a mut dyn FnMut(&mut Vec<u64>));
+
 /// Appends to `out` the window word of every left half-board on `rows` of
 /// an even board, tops from `tops` and bottoms from `bottoms`, handing
 /// `out` to `full` whenever it holds `cap` words or more (`full` takes
@@ -224,7 +228,7 @@ pub fn left_halves(
     geo: &Geometry,
     (tops, bottoms): (&impl Groups, &impl Groups),
     rows: u32,
-    (out, cap, full): (&mut Vec<u64>, usize, &mut impl FnMut(&mut Vec<u64>)),
+    (out, cap, full): Chunks<'_>,
     buffers: &mut Buffers,
 ) {
     let frame = Frame::even(geo, Side::Left);
@@ -600,7 +604,8 @@ mod tests {
         let buffers = &mut Buffers::default();
         match side {
             Side::Left => {
-                let whole = (&mut fast, usize::MAX, &mut |_: &mut Vec<u64>| {});
+                let mut keep = |_: &mut Vec<u64>| {};
+                let whole: Chunks<'_> = (&mut fast, usize::MAX, &mut keep);
                 left_halves(&geo, (&table, &table), rows, whole, buffers);
             }
             Side::Right => {
