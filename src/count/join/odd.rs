@@ -33,7 +33,7 @@ use super::halves::{Side, for_each_subset};
 use super::pairs::{
     Buffers, Chunks, Frame, OffDiagonal, for_each_quarter_pair, pair_group, prefetch,
 };
-use super::quarter::{GroupSizes, Groups, Piece};
+use super::quarter::{GroupSizes, Groups, Piece, binomial};
 
 /// The split of an odd board around its middle row and column.
 #[derive(Clone, Copy, Debug)]
@@ -285,11 +285,7 @@ impl FreeColumns {
     pub fn new(sizes: &GroupSizes) -> Self {
         use rayon::prelude::*;
         let h = sizes.side();
-        let per_m = |bottom: u32| -> usize {
-            let mut len = 0;
-            for_each_subset(h, bottom.count_ones() + 1, |_| len += 1);
-            len
-        };
+        let per_m = |bottom: u32| binomial(h, bottom.count_ones() + 1);
         let mut start = Vec::with_capacity((1 << h) + 1);
         let mut len = 0;
         for bottom in 0..1u32 << h {

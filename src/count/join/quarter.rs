@@ -55,6 +55,16 @@ const BINOMIAL: [[u32; MAX_SIDE as usize + 1]; MAX_SIDE as usize + 1] = {
     table
 };
 
+/// n choose k, for `n <= MAX_SIDE` (0 for `k > n`).
+#[must_use]
+pub fn binomial(n: u32, k: u32) -> usize {
+    if k > n {
+        0
+    } else {
+        BINOMIAL[n as usize][k as usize] as usize
+    }
+}
+
 /// The position of `set` among the sets of as many elements, in increasing
 /// order (the combinatorial number system).
 #[inline]
@@ -247,12 +257,12 @@ impl QuarterTable {
 
     /// How many placements the table of a `side` x `side` square holds,
     /// all of them and those off one long diagonal (either: the two are
-    /// mirror images), for `side` in `1..=MAX_SIDE`: counted by [`walk`]
-    /// once (and again by the tests up to side 9), so that a plan can
-    /// weigh its tables without building them.
+    /// mirror images), for `side` in `1..=12` (the largest whole table):
+    /// counted by [`walk`] once (and again by the tests up to side 9), so
+    /// that a plan can weigh its tables without building them.
     #[must_use]
     pub fn pieces(side: u32) -> (u64, u64) {
-        const ALL: [u64; MAX_SIDE as usize] = [
+        const ALL: [u64; 12] = [
             2,
             5,
             18,
@@ -265,10 +275,8 @@ impl QuarterTable {
             7_535_369,
             66_807_234,
             633_443_407,
-            6_354_135_838,
-            0,
         ];
-        const OFF_LONG: [u64; MAX_SIDE as usize] = [
+        const OFF_LONG: [u64; 12] = [
             1,
             3,
             11,
@@ -281,8 +289,6 @@ impl QuarterTable {
             3_474_295,
             30_400_583,
             283_432_199,
-            0,
-            0,
         ];
         let i = side as usize - 1;
         (ALL[i], OFF_LONG[i])
