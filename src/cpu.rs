@@ -59,8 +59,9 @@ pub(crate) struct Features {
 }
 
 impl Features {
-    /// No extension: the portable loops.
-    #[cfg(test)]
+    /// No extension: the portable loops, and all that a CPU other than
+    /// x86-64 gets.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
     pub const PORTABLE: Self = Self {
         avx512: false,
         pext: false,

@@ -176,6 +176,8 @@ mod simd {
         queries: &[u64],
         chunks: usize,
     ) -> u64 {
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = features;
         #[cfg(target_arch = "x86_64")]
         if features.avx512 {
             #[allow(unsafe_code)]
@@ -195,6 +197,7 @@ mod simd {
     }
 
     /// `&[[u64; L]]` as `&[[u64; M]]`, for `L == M` only.
+    #[cfg(target_arch = "x86_64")]
     fn cast<const L: usize, const M: usize>(table: &[[u64; L]]) -> &[[u64; M]] {
         assert_eq!(L, M);
         // SAFETY: L == M, so both element types are [u64; L]: same size,

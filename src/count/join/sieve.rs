@@ -229,6 +229,8 @@ fn or_all(words: &[u64]) -> u64 {
 /// where it is.
 #[derive(Clone, Copy, Debug)]
 struct Squeeze {
+    /// Read by `pext` only, which is x86-64's.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     live: u64,
     pext: bool,
     /// Bits in a squeezed word, at least 1.
