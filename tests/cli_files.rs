@@ -255,6 +255,42 @@ fn a_symlink_output_writes_its_target_and_a_dangling_one_is_refused() {
     refused(&out, 2, &["symlink to nothing"]);
 }
 
+/// See: issue 32 (the journal, a symlink to the output's name, was
+/// written through; the output was refused only after the whole count).
+#[test]
+fn a_journal_linked_to_the_output_is_refused_before_counting() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = path(&dir, "out.json");
+    let journal = path(&dir, "j.journal");
+    std::os::unix::fs::symlink("out.json", &journal).unwrap();
+    let out = run(&[
+        "count",
+        "10",
+        "--checkpoint",
+        s(&journal),
+        "--output",
+        s(&output),
+    ]);
+    refused(&out, 2, &["--output", "the journal"]);
+    assert!(out.stdout.is_empty(), "refused before counting");
+    assert!(!output.exists(), "nothing written through the link");
+
+    // Two links deep, and the link's target spelt through its folder.
+    let hop = path(&dir, "hop");
+    std::os::unix::fs::symlink(&journal, &hop).unwrap();
+    let other = dir.path().join(".").join("out.json");
+    let out = run(&[
+        "count",
+        "10",
+        "--checkpoint",
+        s(&hop),
+        "--output",
+        s(&other),
+    ]);
+    refused(&out, 2, &["--output", "the journal"]);
+    assert!(!output.exists());
+}
+
 #[test]
 fn an_output_is_never_one_of_the_command_inputs() {
     let dir = tempfile::tempdir().unwrap();

@@ -55,10 +55,32 @@ impl Identity {
         if let Ok(meta) = fs::metadata(path) {
             return Some(Self::File(meta.dev(), meta.ino()));
         }
+        // A symlink to nothing yet names the file that writing through it
+        // creates. See: issue 32 (`ln -s out.json j.journal` let `count
+        // --checkpoint j.journal --output out.json` count everything, then
+        // refuse the output).
+        let path = dangling_target(path);
         let name = path.file_name()?.to_owned();
-        let folder = fs::metadata(folder_of(path)).ok()?;
+        let folder = fs::metadata(folder_of(&path)).ok()?;
         Some(Self::Entry(folder.dev(), folder.ino(), name))
     }
+}
+
+/// Where a chain of symlinks that ends at nothing leads: the name that
+/// opening `path` with `O_CREAT` would create. `path` itself where it is
+/// not a symlink, or where the chain is longer than the kernel follows.
+fn dangling_target(path: &Path) -> PathBuf {
+    /// Linux's limit on the symlinks followed in one lookup (`ELOOP`).
+    const MAX_HOPS: usize = 40;
+    let mut at = path.to_owned();
+    for _ in 0..MAX_HOPS {
+        let is_link = fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink());
+        let Some(target) = is_link.then(|| fs::read_link(&at).ok()).flatten() else {
+            return at;
+        };
+        at = folder_of(&at).join(target);
+    }
+    path.to_owned()
 }
 
 /// The folder that holds `path` (`.` for a bare name).
