@@ -119,6 +119,13 @@ impl TypedValueParser for EngineParser {
     }
 }
 
+/// The GPU's name, or the usage error that `--gpu` gets from every
+/// command where there is none to count on: a build without the `gpu`
+/// feature, no driver, no device (one line, exit 2).
+pub fn find_gpu() -> Result<String, UsageError> {
+    queens::find_gpu().map_err(|why| UsageError(why.to_string()))
+}
+
 /// The engine `--gpu` counts an `n`-board with when none is named: the
 /// library's choice for the GPU.
 pub fn gpu_engine(n: u32) -> Engine {
