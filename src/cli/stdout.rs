@@ -121,3 +121,26 @@ extern "C" fn check_stdout_at_start() {
 // no state that `main` sets up, and only stats two paths and stores a flag.
 #[unsafe(link_section = ".init_array")]
 static CHECK_STDOUT_AT_START: extern "C" fn() = check_stdout_at_start;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_names_standard_output_and_a_closed_pipe_stays_quiet() {
+        // See: issue 32 ("No space left on device" without saying where).
+        let full = write_error(io::Error::from(io::ErrorKind::StorageFull));
+        assert_eq!(full.kind(), io::ErrorKind::StorageFull);
+        assert!(
+            full.to_string()
+                .starts_with("cannot write to standard output: "),
+            "{full}"
+        );
+        let pipe = write_error(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert_eq!(pipe.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(
+            super::super::exit::code(Err(pipe.into())),
+            ExitCode::SUCCESS
+        );
+    }
+}
