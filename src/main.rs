@@ -5,13 +5,11 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    match cli::Cli::try_parse() {
+    match cli::parse() {
         Ok(args) => cli::run(args),
         Err(err) => cli::usage_error(&err, &std::env::args().nth(1).unwrap_or_default()),
     }

@@ -57,11 +57,11 @@ fn bad_flags_are_refused() {
     rejects(&["count", "8", "-j", "many"], &["'many' is not a number"]);
     rejects(
         &["count", "8", "--split-depth", "0"],
-        &["--split-depth", "1..=6"],
+        &["--split-depth: ", "from 1 to 6"],
     );
     rejects(
         &["count", "8", "--split-depth", "7"],
-        &["--split-depth", "1..=6"],
+        &["--split-depth: ", "from 1 to 6"],
     );
     rejects(
         &["count", "8", "--frobnicate"],

@@ -302,6 +302,9 @@ fn bad_input_gets_one_line_and_exit_2() {
         &["list", "8", "--format", "ascii"],
         &["invalid value 'ascii' for '--format <FORMAT>'", "leetcode"],
     );
-    rejects(&["list", "8", "--limit", "many"], &["--limit <K>"]);
+    rejects(
+        &["list", "8", "--limit", "many"],
+        &["--limit: 'many' is not a number of boards"],
+    );
     rejects(&["list", "8", "-j", "0"], &["0 is out of range"]);
 }

@@ -49,7 +49,8 @@ impl Stdout {
     /// The words the one error line must hold.
     fn reason(self) -> &'static str {
         match self {
-            Self::Full => "No space left on device",
+            // See: issue 32 (the line did not say which file was full).
+            Self::Full => "cannot write to standard output: No space left on device",
             Self::Closed => "standard output is closed",
         }
     }
@@ -126,6 +127,10 @@ fn every_command(shards: &Path, boards: &str) -> Vec<Vec<String>> {
         &["merge", shards],
         &["merge", shards, "--json"],
         &["verify", shards, "--sample", "100%", "--json"],
+        &["estimate", "10", "--sample", "100%", "--seed", "1"],
+        &[
+            "estimate", "10", "--sample", "100%", "--seed", "1", "--json",
+        ],
         &["--help"],
         &["count", "--help"],
         &["--version"],

@@ -16,6 +16,7 @@ mod cli_journal;
 mod cli_ladder;
 mod cli_list;
 mod cli_memory;
+mod cli_messages;
 mod cli_one;
 mod cli_plan;
 mod cli_scale;

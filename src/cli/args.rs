@@ -1,12 +1,18 @@
 //! The values the subcommands share: board sizes and ranges, thread
-//! counts, unit lists. Each parser rejects bad input at parse time with
-//! one line that names the value and the accepted range. Engines, formats
+//! counts, unit lists, and every other number an option takes. Each parser
+//! rejects bad input at parse time with one line that names the value and
+//! the accepted range; [`super::usage_error`] puts the option's name in
+//! front. An option whose value may look negative says
+//! `allow_negative_numbers` (or `allow_hyphen_values`), so that `-1`
+//! reaches its parser instead of clap's "unexpected argument". Engines, formats
 //! and algorithms are the library's enums, which derive `clap::ValueEnum`.
 
+use std::fmt::Display;
 use std::num::NonZeroUsize;
+use std::str::FromStr;
 
 use queens::shard::{MAX_SHARDS, ShardId};
-use queens::{Algorithm, Engine, MAX_N, MAX_THREADS};
+use queens::{Algorithm, Engine, MAX_N, MAX_SPLIT_DEPTH, MAX_THREADS};
 
 /// Why an algorithm will not count a board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,12 +143,61 @@ pub fn parse_threads(text: &str) -> Result<NonZeroUsize, String> {
         .ok_or_else(|| format!("{t} is out of range: {range}"))
 }
 
+/// A whole number from `min` to `max`; `what` names it in the message
+/// (`'abc' is not a number of seconds: expected a whole number from 0 to
+/// 86400`), which is the same for a word, a fraction, a negative number
+/// and one out of range.
+fn whole_number<T>(text: &str, what: &str, min: T, max: T) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + Display + Copy,
+{
+    text.trim()
+        .parse::<T>()
+        .ok()
+        .filter(|v| (min..=max).contains(v))
+        .ok_or_else(|| {
+            format!("'{text}' is not {what}: expected a whole number from {min} to {max}")
+        })
+}
+
+/// `--split-depth`: rows fixed by each unit of the mirror engine.
+pub fn parse_split_depth(text: &str) -> Result<u32, String> {
+    whole_number(text, "a split depth", 1, MAX_SPLIT_DEPTH)
+}
+
+/// The longest `--lock-wait`: a day.
+pub const MAX_LOCK_WAIT: u64 = 86_400;
+
+/// `--lock-wait`: seconds to wait for a journal another process holds.
+pub fn parse_lock_wait(text: &str) -> Result<u64, String> {
+    whole_number(text, "a number of seconds", 0, MAX_LOCK_WAIT)
+}
+
+/// `--seed`: any 64-bit seed.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    whole_number(text, "a seed", 0, u64::MAX)
+}
+
+/// `list --limit`: how many boards to write at most (0 writes none).
+pub fn parse_limit(text: &str) -> Result<u64, String> {
+    whole_number(text, "a number of boards", 0, u64::MAX)
+}
+
+/// The most timed runs `bench --runs` takes per thread count.
+pub const MAX_RUNS: u32 = 100;
+
+/// `bench --runs`: timed runs per thread count.
+pub fn parse_runs(text: &str) -> Result<u32, String> {
+    whole_number(text, "a number of runs", 1, MAX_RUNS)
+}
+
 /// The variable that sets the thread count when `--threads` is not given
 /// (rayon's own, read here so that it obeys the rules of `--threads`).
 pub const THREADS_VARIABLE: &str = "RAYON_NUM_THREADS";
 
 /// The thread count of a command: `--threads` if given, else
-/// [`THREADS_VARIABLE`] if set and not empty, checked as `--threads` is;
+/// [`THREADS_VARIABLE`] if set and not empty (nor only spaces), checked as
+/// `--threads` is;
 /// `None` for one thread per logical CPU. The library then gets the number
 /// and never reads the variable (rayon would ignore a bad value in silence
 /// and take any number, 0 meaning the default).
@@ -157,9 +212,11 @@ fn threads_from(
 ) -> Result<Option<NonZeroUsize>, String> {
     match (flag, variable) {
         (Some(t), _) => Ok(Some(t)),
-        (None, Some(value)) if !value.is_empty() => parse_threads(&value.to_string_lossy())
-            .map(Some)
-            .map_err(|e| format!("{THREADS_VARIABLE}: {e}")),
+        (None, Some(value)) if !value.to_string_lossy().trim().is_empty() => {
+            parse_threads(&value.to_string_lossy())
+                .map(Some)
+                .map_err(|e| format!("{THREADS_VARIABLE}: {e}"))
+        }
         (None, _) => Ok(None),
     }
 }
@@ -337,6 +394,8 @@ mod tests {
         let four = NonZeroUsize::new(4);
         assert_eq!(threads_from(None, None), Ok(None));
         assert_eq!(threads_from(None, var("")), Ok(None));
+        // See: issue 32 (spaces alone were a bad value, not an unset one).
+        assert_eq!(threads_from(None, var(" \t")), Ok(None));
         assert_eq!(threads_from(None, var("4")), Ok(four));
         assert_eq!(threads_from(four, var("5000")), Ok(four), "the flag wins");
         assert_eq!(
@@ -352,6 +411,49 @@ mod tests {
             assert!(
                 err.starts_with("RAYON_NUM_THREADS: ") && err.contains("between 1 and 4096"),
                 "{bad}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn numbers_name_their_range_for_any_bad_value() {
+        // See: issue 32 ("invalid digit found in string", no range).
+        assert_eq!(parse_lock_wait("86400"), Ok(86_400));
+        assert_eq!(parse_lock_wait(" 0 "), Ok(0));
+        assert_eq!(parse_split_depth("6"), Ok(6));
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_limit("0"), Ok(0));
+        assert_eq!(parse_runs("100"), Ok(100));
+        for bad in ["abc", "", " ", "0.5", "inf", "1e9", "-1", "86401", "+-1"] {
+            assert_eq!(
+                parse_lock_wait(bad),
+                Err(format!(
+                    "'{bad}' is not a number of seconds: expected a whole number from 0 to 86400"
+                ))
+            );
+        }
+        for bad in ["0", "7", "-1", "x"] {
+            assert!(
+                parse_split_depth(bad).unwrap_err().ends_with("from 1 to 6"),
+                "{bad}"
+            );
+        }
+        for bad in ["0", "101", "-1", ""] {
+            assert!(
+                parse_runs(bad).unwrap_err().ends_with("from 1 to 100"),
+                "{bad}"
+            );
+        }
+        for bad in ["-1", "18446744073709551616", "abc"] {
+            assert!(
+                parse_seed(bad)
+                    .unwrap_err()
+                    .starts_with(&format!("'{bad}' is not a seed"))
+            );
+            assert!(
+                parse_limit(bad)
+                    .unwrap_err()
+                    .contains("from 0 to 18446744073709551615")
             );
         }
     }

@@ -67,12 +67,12 @@ pub struct BenchArgs {
 
     /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
     /// every logical CPU, or to RAYON_NUM_THREADS].
-    #[arg(long, value_name = "LIST", value_parser = parse_thread_list)]
+    #[arg(long, value_name = "LIST", value_parser = parse_thread_list, allow_hyphen_values = true)]
     threads: Option<ThreadList>,
 
     /// Timed runs per thread count, after one warm-up (1 to 100).
-    #[arg(long, value_name = "R", default_value_t = 3,
-          value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, value_name = "R", default_value_t = 3, value_parser = super::args::parse_runs,
+          allow_negative_numbers = true)]
     runs: u32,
 
     /// Print one JSON object (machine, workload, rows, score) and nothing
@@ -175,7 +175,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         if let Some(refusal) = super::options::refuse_gpu(args.engine, n) {
             return Err(super::UsageError(refusal).into());
         }
-        queens::find_gpu().map_err(|why| super::UsageError(why.to_string()))?;
+        super::options::find_gpu()?;
     }
     let workload = match (args.n, args.gpu) {
         (Some(n), true) => {

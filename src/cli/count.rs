@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use queens::shard::{ShardFile, ShardId};
 use queens::{
-    Algorithm, Config, Count, CountJob, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor,
-    MAX_SPLIT_DEPTH, Observer, Plan, UnitDone, count_with, known,
+    Algorithm, Config, Count, CountJob, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Observer,
+    Plan, UnitDone, count_with, known,
 };
 use rayon::ThreadPool;
 
@@ -53,14 +53,15 @@ pub struct CountArgs {
     sizes: Sizes,
 
     /// Worker threads [default: all cores, or RAYON_NUM_THREADS].
-    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads,
+          allow_negative_numbers = true)]
     threads: Option<NonZeroUsize>,
 
     /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2;
     /// with --shard, 4]. Refused where another method counts (the join
     /// does by default for 12 <= n <= 28: add --engine mirror).
-    #[arg(long, value_name = "D",
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
+    #[arg(long, value_name = "D", value_parser = super::args::parse_split_depth,
+          allow_negative_numbers = true)]
     split_depth: Option<u32>,
 
     /// Print one JSON object per board size (JSON lines).
@@ -97,7 +98,7 @@ pub struct CountArgs {
 
     /// Count only these units of the plan (see `queens plan N --units`),
     /// e.g. 0-99,150,200-210; each unit at most once. One board size only.
-    #[arg(long, value_name = "LIST", value_parser = parse_unit_list,
+    #[arg(long, value_name = "LIST", value_parser = parse_unit_list, allow_hyphen_values = true,
           conflicts_with_all = ["unique", "cross_check", "algorithm"])]
     units: Option<UnitList>,
 
@@ -123,8 +124,8 @@ pub struct CountArgs {
     /// How long to wait, in seconds, for a journal that another queens
     /// process holds (a requeued task whose predecessor is still dying)
     /// before refusing it [default: 60 with --shard, else 0].
-    #[arg(long, value_name = "SECONDS",
-          value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    #[arg(long, value_name = "SECONDS", value_parser = super::args::parse_lock_wait,
+          allow_negative_numbers = true)]
     lock_wait: Option<u64>,
 
     /// Where --shard writes its result and its journal [default: .].
@@ -238,7 +239,7 @@ impl<'a> Request<'a> {
         }
         let threads = super::args::threads(args.threads)?;
         if args.gpu {
-            let name = queens::find_gpu().map_err(|why| UsageError(why.to_string()))?;
+            let name = super::options::find_gpu()?;
             if !args.quiet && !args.json {
                 eprintln!("queens: counting on {name}");
             }

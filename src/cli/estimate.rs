@@ -28,11 +28,13 @@ pub struct EstimateArgs {
     engine: Option<Engine>,
 
     /// Worker threads [default: all cores, or RAYON_NUM_THREADS].
-    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads,
+          allow_negative_numbers = true)]
     threads: Option<NonZeroUsize>,
 
     /// Count this share of each stratum's units, e.g. 5% [default: --seconds 10].
-    #[arg(long, value_name = "P%", value_parser = parse_percent, conflicts_with = "seconds")]
+    #[arg(long, value_name = "P%", value_parser = parse_percent, allow_hyphen_values = true,
+          conflicts_with = "seconds")]
     sample: Option<f64>,
 
     /// Count units, drawn from every stratum in turn, for about S seconds.
@@ -40,7 +42,8 @@ pub struct EstimateArgs {
     seconds: Option<f64>,
 
     /// Draw the sample with this seed (printed when not given, to repeat it).
-    #[arg(long, value_name = "X")]
+    #[arg(long, value_name = "X", value_parser = super::args::parse_seed,
+          allow_negative_numbers = true)]
     seed: Option<u64>,
 
     /// Count the sample on the NVIDIA GPU (a build with `--features gpu`).
@@ -149,6 +152,10 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
     let threads = super::args::threads(args.threads)?;
     let executor = if args.gpu {
+        if let Some(refusal) = super::options::refuse_gpu(args.engine, n) {
+            return Err(super::UsageError(refusal).into());
+        }
+        super::options::find_gpu()?;
         Executor::Gpu
     } else {
         Executor::Cpu

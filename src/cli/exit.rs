@@ -1,5 +1,7 @@
 //! The exit codes of every command, and which error ends with which: the
-//! one place a code is defined or chosen.
+//! one place a code is defined or chosen. [`TABLE`] is this table as
+//! `queens --help` prints it, and docs/README.md shows that output;
+//! [`SHORT`] ends every subcommand's help.
 //!
 //! | code | meaning |
 //! |------|---------|
@@ -7,9 +9,25 @@
 //! | 1 | a runtime failure; for `one` and `check`, no solution or an invalid board; for `merge`, an incomplete or inconsistent set |
 //! | 2 | bad usage or unreadable input (clap uses the same), a plan too big for this machine |
 //! | 3 | a count that disagrees: with the OEIS, with a second engine, or (`verify`) with the files or journal recounted |
+//! | 128 + S | stopped by signal S, what was counted kept (130 for Ctrl-C): [`super::signals`] |
 
 use std::io;
 use std::process::ExitCode;
+
+/// The exit codes, as the end of `queens --help` lists them.
+pub const TABLE: &str = "\
+Exit codes (every command):
+  0      success (a closed pipe, as with '| head', included)
+  1      a runtime failure; no solution or an invalid board (one, check);
+         an incomplete or inconsistent set of shards (merge)
+  2      bad usage, unreadable input, or a plan too big for this machine
+  3      a count that disagrees: with the OEIS, with a second engine, or
+         (verify) with the files or journal recounted
+  128+S  stopped by signal S, what was counted kept (130 for Ctrl-C)";
+
+/// The exit codes in short, as the end of every subcommand's help lists them.
+pub const SHORT: &str = "Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 a count that \
+                         disagrees\n(queens --help and docs/README.md#exit-codes say more).";
 
 /// Bad usage, or input that is not what it should be.
 pub const EXIT_USAGE: u8 = 2;

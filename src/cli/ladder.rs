@@ -36,7 +36,8 @@ pub struct LadderArgs {
 
     /// Worker threads for the parallel step [default: all cores, or
     /// RAYON_NUM_THREADS].
-    #[arg(short = 'j', long, value_name = "T", value_parser = super::args::parse_threads)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = super::args::parse_threads,
+          allow_negative_numbers = true)]
     threads: Option<NonZeroUsize>,
 }
 

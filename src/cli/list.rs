@@ -40,7 +40,8 @@ pub struct ListArgs {
     format: Format,
 
     /// Stop after K boards.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = super::args::parse_limit,
+          allow_negative_numbers = true)]
     limit: Option<u64>,
 
     /// Only one board per symmetry class: the lexicographically smallest of
@@ -50,7 +51,8 @@ pub struct ListArgs {
 
     /// Threads generating boards [default: all cores, or
     /// RAYON_NUM_THREADS].
-    #[arg(short = 'j', long, value_name = "T", value_parser = super::args::parse_threads)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = super::args::parse_threads,
+          allow_negative_numbers = true)]
     threads: Option<NonZeroUsize>,
 }
 

@@ -16,7 +16,8 @@ use anyhow::Context;
 use super::UsageError;
 
 /// The variable that replaces what the machine says: a number of bytes, or
-/// `none` for no check at all. For tests, and for sharing a machine.
+/// `none` for no check at all. For tests, and for sharing a machine. Empty
+/// (or only spaces) is unset, as for `RAYON_NUM_THREADS`.
 pub const VAR: &str = "QUEENS_MEMORY_LIMIT";
 
 /// The bytes a plan or a count may take here, `None` for no limit.
@@ -24,27 +25,31 @@ pub const VAR: &str = "QUEENS_MEMORY_LIMIT";
 /// # Errors
 /// A [`UsageError`] when `QUEENS_MEMORY_LIMIT` is neither bytes nor `none`.
 pub fn available() -> anyhow::Result<Option<u64>> {
-    if let Some(value) = std::env::var_os(VAR) {
-        let text = value.to_string_lossy();
-        let text = text.trim();
-        if text == "none" {
-            return Ok(None);
-        }
-        return text
-            .parse::<u64>()
-            .map(Some)
-            .map_err(|_| {
-                UsageError(format!(
-                    "{VAR} must be a number of bytes or 'none', not '{text}'"
-                ))
-            })
-            .context("reading the memory limit");
+    if let Some(limit) = limit_from(std::env::var_os(VAR)) {
+        return limit.context("reading the memory limit");
     }
     Ok([mem_available(), cgroup_room(), address_space_room()]
         .into_iter()
         .flatten()
         .min()
         .map(|room| room.saturating_sub(RESERVE)))
+}
+
+/// What [`VAR`] says, `None` when it is unset, empty or only spaces: then
+/// the machine is asked.
+fn limit_from(value: Option<std::ffi::OsString>) -> Option<Result<Option<u64>, UsageError>> {
+    let value = value?;
+    let text = value.to_string_lossy();
+    let text = text.trim();
+    Some(match text {
+        "" => return None,
+        "none" => Ok(None),
+        _ => text.parse::<u64>().map(Some).map_err(|_| {
+            UsageError(format!(
+                "{VAR} must be a number of bytes or 'none', not '{text}'"
+            ))
+        }),
+    })
 }
 
 /// What the process takes besides the library's estimate: its code, its
@@ -135,6 +140,22 @@ mod tests {
         let meminfo = "MemTotal:       24000000 kB\nMemAvailable:   18421576 kB\n";
         assert_eq!(field(meminfo, "MemAvailable:"), Some(18_421_576));
         assert_eq!(field(meminfo, "SwapTotal:"), None);
+    }
+
+    #[test]
+    fn an_empty_limit_is_unset_and_a_bad_one_is_named() {
+        // See: issue 32 (empty was an error, spaces were reported as '').
+        let var = |v: &str| Some(std::ffi::OsString::from(v));
+        for unset in [None, var(""), var(" "), var("\t \n")] {
+            assert!(limit_from(unset.clone()).is_none(), "{unset:?}");
+        }
+        assert_eq!(limit_from(var(" none ")).unwrap().unwrap(), None);
+        assert_eq!(limit_from(var("1000")).unwrap().unwrap(), Some(1000));
+        let bad = limit_from(var(" 12 GB ")).unwrap().unwrap_err().0;
+        assert_eq!(
+            bad,
+            "QUEENS_MEMORY_LIMIT must be a number of bytes or 'none', not '12 GB'"
+        );
     }
 
     #[test]

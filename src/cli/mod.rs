@@ -31,7 +31,7 @@ pub mod verify;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 pub use exit::{EXIT_USAGE, UsageError};
 pub use stdout::stdout;
@@ -70,6 +70,29 @@ enum Command {
     Estimate(estimate::EstimateArgs),
 }
 
+/// The command line, with the exit codes at the end of every help: the
+/// whole table in `queens --help`, the short form in each subcommand's.
+pub fn command() -> clap::Command {
+    Cli::command()
+        .after_help(exit::TABLE)
+        .mut_subcommands(|sub| {
+            let help = match sub.get_after_help() {
+                Some(own) => format!("{own}\n\n{}", exit::SHORT),
+                None => exit::SHORT.to_owned(),
+            };
+            sub.after_help(help)
+        })
+}
+
+/// The process's command line, parsed.
+///
+/// # Errors
+/// Clap's, for [`usage_error`] to print.
+pub fn parse() -> Result<Cli, clap::Error> {
+    let mut matches = command().try_get_matches()?;
+    Cli::from_arg_matches_mut(&mut matches).map_err(|err| err.format(&mut command()))
+}
+
 /// Runs a parsed command line; [`exit::code`] prints what went wrong and
 /// picks the exit code.
 pub fn run(cli: Cli) -> ExitCode {
@@ -101,6 +124,8 @@ pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
     }
     let line = if err.kind() == ErrorKind::MissingRequiredArgument {
         missing(subcommand, &missing_arguments(err))
+    } else if let Some(line) = refused_value(err) {
+        line
     } else {
         // clap's message runs until the first blank line; tips and usage follow.
         let text = err.to_string();
@@ -113,6 +138,30 @@ pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
     };
     eprintln!("queens: {line}");
     ExitCode::from(EXIT_USAGE)
+}
+
+/// An option's value that its parser refused, as `--flag: why`, the flag
+/// named once (a parser's line may start with it); `None` for any other
+/// error, and for positional arguments, whose lines clap's words
+/// (`invalid value '0' for '<N>': ...`) already say enough.
+fn refused_value(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if err.kind() != ErrorKind::ValueValidation {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = err.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    let flag = arg
+        .split_whitespace()
+        .next()
+        .filter(|f| f.starts_with('-'))?;
+    let why = std::error::Error::source(err)?.to_string();
+    Some(if why.starts_with(flag) {
+        why
+    } else {
+        format!("{flag}: {why}")
+    })
 }
 
 /// The arguments clap found missing, as it writes them (`<N>`,
@@ -185,10 +234,9 @@ fn missing_size(subcommand: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn cli_definition_is_consistent() {
-        Cli::command().debug_assert();
+        command().debug_assert();
     }
 }

@@ -62,15 +62,15 @@ fn is_on(value: Option<&OsStr>) -> bool {
     value.is_some_and(|v| !v.is_empty() && v != "0")
 }
 
-/// Variable `name` as a whole number from `min` to `max`, `None` unset or
-/// empty.
+/// Variable `name` as a whole number from `min` to `max`, `None` unset,
+/// empty or blank (as for `RAYON_NUM_THREADS` and `QUEENS_MEMORY_LIMIT`).
 fn number(
     var: &impl Fn(&str) -> Option<OsString>,
     name: &str,
     min: u32,
     max: u32,
 ) -> Result<Option<u32>, UsageError> {
-    let Some(value) = var(name).filter(|v| !v.is_empty()) else {
+    let Some(value) = var(name).filter(|v| !v.to_string_lossy().trim().is_empty()) else {
         return Ok(None);
     };
     value
@@ -117,6 +117,13 @@ impl TypedValueParser for EngineParser {
                 .filter_map(ValueEnum::to_possible_value),
         ))
     }
+}
+
+/// The GPU's name, or the usage error that `--gpu` gets from every
+/// command where there is none to count on: a build without the `gpu`
+/// feature, no driver, no device (one line, exit 2).
+pub fn find_gpu() -> Result<String, UsageError> {
+    queens::find_gpu().map_err(|why| UsageError(why.to_string()))
 }
 
 /// The engine `--gpu` counts an `n`-board with when none is named: the
@@ -167,6 +174,12 @@ mod tests {
         assert!(!o.simd.avx512 && !o.simd.pext && o.simd.bit_instructions);
         let o = options(&[("QUEENS_NO_PEXT", "1")]).unwrap();
         assert!(o.simd.avx512 && !o.simd.pext);
+    }
+
+    #[test]
+    fn blank_numbers_are_unset() {
+        let o = options(&[("QUEENS_GPU_DEPTH", " "), ("QUEENS_SIEVE_CUTS", "")]).unwrap();
+        assert_eq!(o, Options::default());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, MAX_SPLIT_DEPTH, Plan};
+use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, Plan};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
@@ -26,8 +26,8 @@ pub struct PlanArgs {
 
     /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2].
     /// Refused for the other engines, whose units are fixed by n.
-    #[arg(long, value_name = "D",
-          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SPLIT_DEPTH)))]
+    #[arg(long, value_name = "D", value_parser = super::args::parse_split_depth,
+          allow_negative_numbers = true)]
     split_depth: Option<u32>,
 
     /// Print the summary as one JSON object.

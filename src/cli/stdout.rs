@@ -2,8 +2,9 @@
 //! when there is nowhere for the output to go.
 //!
 //! A write error on stdout is an error, never a success with the output
-//! lost. A full disk or a failing device already says so through the
-//! `io::Error` of the write. A closed stdout (`queens count 12 >&-`) does
+//! lost, and its message says where the write went ("cannot write to
+//! standard output: No space left on device"): the `io::Error` of a full
+//! disk or a failing device names no file. A closed stdout (`queens count 12 >&-`) does
 //! not: before `main`, Rust's runtime opens `/dev/null` on a closed
 //! standard descriptor, so every write would succeed into nothing. So the
 //! descriptor is looked at before the runtime starts, and when it was
@@ -49,13 +50,25 @@ pub fn closed_error() -> io::Error {
     )
 }
 
+/// `err`, a failed write to stdout, saying so; a closed pipe stays the
+/// bare `BrokenPipe` that ends a command quietly.
+fn write_error(err: io::Error) -> io::Error {
+    if err.kind() == io::ErrorKind::BrokenPipe {
+        return err;
+    }
+    io::Error::new(
+        err.kind(),
+        format!("cannot write to standard output: {err}"),
+    )
+}
+
 /// Prints clap's help or version, which go to stdout: a write that fails
 /// (or a stdout closed at startup) is an error, a closed pipe a success.
 pub fn print_help(help: &clap::Error) -> ExitCode {
     let printed = if closed_at_start() {
         Err(closed_error())
     } else {
-        help.print().and_then(|()| io::stdout().flush())
+        (help.print().and_then(|()| io::stdout().flush())).map_err(write_error)
     };
     match printed {
         Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
@@ -77,11 +90,11 @@ impl Write for Stdout {
         if self.closed && !buf.is_empty() {
             return Err(closed_error());
         }
-        self.lock.write(buf)
+        self.lock.write(buf).map_err(write_error)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.lock.flush()
+        self.lock.flush().map_err(write_error)
     }
 }
 
@@ -108,3 +121,26 @@ extern "C" fn check_stdout_at_start() {
 // no state that `main` sets up, and only stats two paths and stores a flag.
 #[unsafe(link_section = ".init_array")]
 static CHECK_STDOUT_AT_START: extern "C" fn() = check_stdout_at_start;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_names_standard_output_and_a_closed_pipe_stays_quiet() {
+        // See: issue 32 ("No space left on device" without saying where).
+        let full = write_error(io::Error::from(io::ErrorKind::StorageFull));
+        assert_eq!(full.kind(), io::ErrorKind::StorageFull);
+        assert!(
+            full.to_string()
+                .starts_with("cannot write to standard output: "),
+            "{full}"
+        );
+        let pipe = write_error(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert_eq!(pipe.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(
+            super::super::exit::code(Err(pipe.into())),
+            ExitCode::SUCCESS
+        );
+    }
+}

@@ -43,16 +43,18 @@ pub struct VerifyArgs {
 
     /// How much to recount: a percentage of the units present (e.g. 1%,
     /// 0.5%, 100%); at least one unit.
-    #[arg(long, value_name = "P%", value_parser = parse_percent)]
+    #[arg(long, value_name = "P%", value_parser = parse_percent, allow_hyphen_values = true)]
     sample: f64,
 
     /// Which sample: the same seed picks the same units everywhere
     /// [default: a fresh seed, printed].
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = super::args::parse_seed,
+          allow_negative_numbers = true)]
     seed: Option<u64>,
 
     /// Worker threads [default: all cores, or RAYON_NUM_THREADS].
-    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads)]
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads,
+          allow_negative_numbers = true)]
     threads: Option<NonZeroUsize>,
 
     /// Print one JSON object.
