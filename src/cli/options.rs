@@ -6,6 +6,7 @@
 //! |-----------------------------|-------------------------------------------------|
 //! | `QUEENS_NO_AVX512`          | the join's portable matcher and pairing loops   |
 //! | `QUEENS_NO_PEXT`            | the join sieve without `pext`                   |
+//! | `QUEENS_PORTABLE`           | every loop portable, as on a CPU other than x86 |
 //! | `QUEENS_SIEVE_CUTS`         | the most cut bits of a join job's sieve (1-14)  |
 //! | `QUEENS_GPU_DEPTH`          | rows a GPU task fixes (1 to 30)                 |
 //! | `QUEENS_GPU_BATCHES`        | launches a GPU count is cut into (1 to 100000)  |
@@ -36,9 +37,13 @@ pub fn from_env() -> Result<Options, UsageError> {
 /// [`from_env`], with the variables read by `var`.
 fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Result<Options, UsageError> {
     let on = |name: &str| is_on(var(name).as_deref());
-    let mut simd = Simd::AUTO;
-    simd.avx512 = !on("QUEENS_NO_AVX512");
-    simd.pext = !on("QUEENS_NO_PEXT");
+    let mut simd = if on("QUEENS_PORTABLE") {
+        Simd::PORTABLE
+    } else {
+        Simd::AUTO
+    };
+    simd.avx512 &= !on("QUEENS_NO_AVX512");
+    simd.pext &= !on("QUEENS_NO_PEXT");
     let mut gpu = GpuOptions::default();
     gpu.depth = number(&var, "QUEENS_GPU_DEPTH", 1, 30)?.and_then(NonZeroU32::new);
     gpu.batches = number(&var, "QUEENS_GPU_BATCHES", 1, 100_000)?.and_then(NonZeroU32::new);
@@ -174,6 +179,14 @@ mod tests {
         assert!(!o.simd.avx512 && !o.simd.pext && o.simd.bit_instructions);
         let o = options(&[("QUEENS_NO_PEXT", "1")]).unwrap();
         assert!(o.simd.avx512 && !o.simd.pext);
+        assert_eq!(
+            options(&[("QUEENS_PORTABLE", "1")]).unwrap().simd,
+            Simd::PORTABLE
+        );
+        assert_eq!(
+            options(&[("QUEENS_PORTABLE", "0")]).unwrap().simd,
+            Simd::AUTO
+        );
     }
 
     #[test]
