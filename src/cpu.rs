@@ -17,8 +17,7 @@ pub struct Simd {
     pub avx512: bool,
     /// The join sieve's `pext` squeeze.
     pub pext: bool,
-    /// The backtracking kernel compiled with BMI1, BMI2, POPCNT and LZCNT,
-    /// and the join's matcher with POPCNT where AVX-512 is off.
+    /// The backtracking kernel compiled with BMI1, BMI2, POPCNT and LZCNT.
     pub bit_instructions: bool,
 }
 
@@ -55,7 +54,7 @@ pub(crate) struct Features {
     /// copy it replaces.
     pub pext: bool,
     /// BMI1, BMI2, POPCNT and LZCNT (x86-64-v3's bit instructions): the
-    /// backtracking kernel, and the join matcher's popcount without AVX-512.
+    /// backtracking kernel.
     pub bit_instructions: bool,
 }
 

@@ -193,14 +193,6 @@ mod simd {
                 }
             };
         }
-        #[cfg(target_arch = "x86_64")]
-        if features.bit_instructions {
-            #[allow(unsafe_code)]
-            // SAFETY: `features.bit_instructions` is set only where the CPU
-            // has POPCNT, all that `count_sliced_popcnt` enables (see
-            // `crate::cpu`).
-            return unsafe { super::count_sliced_popcnt::<L>(table, queries, chunks) };
-        }
         count_sliced::<L>(table, queries, chunks)
     }
 
@@ -342,17 +334,6 @@ fn count_popcnt(table: &[[u64; 1]], queries: &[u64], chunks: usize) -> u64 {
     count_sliced::<1>(table, queries, chunks)
 }
 
-/// [`count_sliced`] with the hardware `popcnt`, for x86-64 CPUs without
-/// AVX-512 (most desktop ones): baseline x86-64 has no `popcnt`, so the
-/// portable loop counts bits in software. Measured at n = 18 on one
-/// thread, with AVX-512 off, it took the join from 3.3 to 1.4 times the
-/// time of the AVX-512 loop (results/amd-epyc-2c/2026-11-24-portable.txt).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt")]
-fn count_sliced_popcnt<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usize) -> u64 {
-    count_sliced::<L>(table, queries, chunks)
-}
-
 /// Fills `table` with the chunk tables of every block of `stored`.
 ///
 /// Entry `U` of a chunk has lane `k` set iff word `k` has none of the
@@ -423,9 +404,6 @@ fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usi
 pub(crate) fn path(features: Features) -> &'static str {
     if cfg!(target_arch = "x86_64") && features.avx512 {
         return "avx512";
-    }
-    if cfg!(target_arch = "x86_64") && features.bit_instructions {
-        return "popcnt";
     }
     "portable"
 }
