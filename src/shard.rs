@@ -376,6 +376,21 @@ pub enum Problem {
         /// The sum of its units.
         sum: u128,
     },
+    /// Files holding a count that no unit can have ([`Plan::check_count`]):
+    /// not a multiple of the unit's weight, or more than the bound. A
+    /// forger who fixes the total passes the other checks; not this one.
+    #[error(
+        "{files} file(s) are damaged or forged: {example} holds a count no unit can have \
+         ({why})"
+    )]
+    Impossible {
+        /// How many.
+        files: usize,
+        /// One of them.
+        example: String,
+        /// Its first impossible count, and why.
+        why: crate::Impossible,
+    },
     /// Units counted twice (the same shard in two files) with different
     /// counts: neither can be trusted.
     #[error(
@@ -572,6 +587,7 @@ pub fn merge(plan: &Plan, files: &[(String, ShardFile)]) -> Merge {
     let owners = assignment.owners(plan, merge.shards);
     let mut wrong_units = Vec::new();
     let mut bad_totals = Vec::new();
+    let mut impossible = Vec::new();
     let mut checked = Vec::new();
     for (name, file) in usable {
         let mut seen = vec![false; plan.len()];
@@ -589,6 +605,12 @@ pub fn merge(plan: &Plan, files: &[(String, ShardFile)]) -> Merge {
             wrong_units.push((name, extra, lacking));
         } else if file.total.parse::<u128>().ok() != Some(sum) {
             bad_totals.push((name, file.total.clone(), sum));
+        } else if let Some(why) = file
+            .units
+            .iter()
+            .find_map(|&(id, count)| plan.check_count(id, u128::from(count)).err())
+        {
+            impossible.push((name, why));
         } else {
             checked.push((name, file));
         }
@@ -607,6 +629,14 @@ pub fn merge(plan: &Plan, files: &[(String, ShardFile)]) -> Merge {
             example: (*example).clone(),
             says: says.clone(),
             sum: *sum,
+        });
+    }
+
+    if let Some((example, why)) = impossible.first() {
+        merge.problems.push(Problem::Impossible {
+            files: impossible.len(),
+            example: (*example).clone(),
+            why: why.clone(),
         });
     }
 
