@@ -631,10 +631,7 @@ mod tests {
         // Issue 20: a file of zeros is not an empty journal (a new
         // journal's header reaches the disk before its room is set aside).
         let only_zeros = [0u8; 64];
-        assert_eq!(
-            Replay::read(&only_zeros, &plan),
-            Err(Refusal::Zeros)
-        );
+        assert_eq!(Replay::read(&only_zeros, &plan), Err(Refusal::Zeros));
     }
 
     #[test]
@@ -726,7 +723,10 @@ mod tests {
         let most = plan.max_unit_count();
         for (count, why) in [
             (3, "unit 4: count 3 is not a multiple of its weight 2"),
-            (most + 2, "unit 4: count 94 is more than any unit of n = 8 can have"),
+            (
+                most + 2,
+                "unit 4: count 94 is more than any unit of n = 8 can have",
+            ),
             (u128::from(u64::MAX) + 1, "is more than any unit"),
             (u128::MAX - 1, "is more than any unit"),
         ] {
@@ -746,7 +746,10 @@ mod tests {
         // A torn header of this plan's is a journal to start afresh; of
         // another plan's, it is refused as what it is.
         for ours in ["QJ2 ", "QJ2 n=8 eng", "QJ"] {
-            assert!(Replay::read(ours.as_bytes(), &plan).unwrap().fresh, "{ours:?}");
+            assert!(
+                Replay::read(ours.as_bytes(), &plan).unwrap().fresh,
+                "{ours:?}"
+            );
         }
         for theirs in ["QJ2 n=9 engine=mir", "QJ2 n=8 engine=join"] {
             let refusal = Replay::read(theirs.as_bytes(), &plan);
@@ -754,7 +757,11 @@ mod tests {
             assert!(is_torn_header(theirs.as_bytes()));
         }
         assert!(!is_torn_header(b"QJ2 n=8\n") && !is_torn_header(b"hello"));
-        assert!(Refusal::TornHeader.to_string().contains("header is incomplete"));
+        assert!(
+            Refusal::TornHeader
+                .to_string()
+                .contains("header is incomplete")
+        );
         assert!(matches!(
             Header::describe("QJ2 n=8 split=-"),
             Err(Refusal::BadHeader { lacks }) if lacks == "engine"

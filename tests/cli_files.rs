@@ -411,8 +411,9 @@ fn special_files_are_refused_as_journals_and_shard_results_at_once() {
     mkfifo(&fifo);
     let out = run(&["count", "12", "--checkpoint", s(&fifo)]);
     refused(&out, 2, &["it is a FIFO; a journal must be a regular file"]);
+    // Nothing to merge is bad input, as verify says of it (issue 32).
     let out = run(&["merge", s(&fifo)]);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("it is a FIFO"));
     let out = run(&["verify", s(&fifo), "--sample", "10%"]);
     refused(
@@ -445,7 +446,7 @@ fn oversized_inputs_are_refused_before_they_are_read() {
     drop(file);
     let out = run(&["merge", s(&big)]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("more than any shard result"), "{err}");
 
     let journal = path(&dir, "j");

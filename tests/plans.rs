@@ -484,7 +484,10 @@ fn every_units_count_keeps_to_its_weight_and_the_bound() {
     );
     for huge in [10u128.pow(30), u128::from(u64::MAX) + 1] {
         let why = plan.check_count(id, huge).unwrap_err().to_string();
-        assert!(why.contains("is more than any unit of n = 16 can have"), "{why}");
+        assert!(
+            why.contains("is more than any unit of n = 16 can have"),
+            "{why}"
+        );
     }
     // Past the OEIS table the bound is n!: 28! is about 3.05 x 10^29.
     let plan = Plan::new(28, Engine::Mirror, &Config::default()).unwrap();

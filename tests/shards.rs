@@ -314,9 +314,7 @@ fn a_count_no_unit_can_have_is_refused_with_its_total_fixed() {
     // The forged file is left out: its shard is missing.
     let first_problem = |merged: &shard::Merge| {
         assert_eq!(merged.problems.len(), 2, "{:?}", merged.problems);
-        assert!(
-            matches!(&merged.problems[1], Problem::Missing { missing, .. } if missing == &[0])
-        );
+        assert!(matches!(&merged.problems[1], Problem::Missing { missing, .. } if missing == &[0]));
         merged.problems[0].clone()
     };
     let (id, merged) = forge(&|_, count| count + 203);
@@ -328,7 +326,8 @@ fn a_count_no_unit_can_have_is_refused_with_its_total_fixed() {
     let text = problem.to_string();
     assert!(text.contains("damaged or forged"), "{text}");
     assert!(
-        text.contains(&format!("unit {id}: count ")) && text.contains("not a multiple of its weight 8"),
+        text.contains(&format!("unit {id}: count "))
+            && text.contains("not a multiple of its weight 8"),
         "{text}"
     );
     assert_eq!(merged.shards_present, 3);

@@ -171,9 +171,10 @@ impl Journal {
             (line.len(), None)
         } else {
             let unused = bytes.iter().rev().take_while(|&&b| b == 0).count();
-            let line = replay.bad_line.zip(replay.damage.clone()).map(|(l, damage)| {
-                (l, bytes.len() - unused - replay.good_len, damage)
-            });
+            let line = replay
+                .bad_line
+                .zip(replay.damage.clone())
+                .map(|(l, damage)| (l, bytes.len() - unused - replay.good_len, damage));
             (replay.good_len, line)
         };
         // Cut any damage off, then make room for a record per unit this

@@ -215,7 +215,9 @@ pub fn gather(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     for path in paths {
         if path.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("reading the directory {}", path.display()))?
+                .map_err(|e| {
+                    UsageError(format!("cannot read the directory {}: {e}", path.display()))
+                })?
                 .filter_map(Result::ok)
                 .map(|entry| entry.path())
                 .filter(|p| {

@@ -317,7 +317,10 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     // for this machine is the memory refusal every command gives.
     let plan = Plan::new(described.n, engine, &config).map_err(|e| match e {
         queens::Error::Memory { .. } => anyhow::Error::from(e),
-        e => usage(format!("its header names a plan this build cannot make: {e}")).into(),
+        e => usage(format!(
+            "its header names a plan this build cannot make: {e}"
+        ))
+        .into(),
     })?;
     (&file)
         .seek(std::io::SeekFrom::Start(0))

@@ -103,9 +103,7 @@ pub enum Impossible {
         weight: u32,
     },
     /// The count is more than any unit of the board can have.
-    #[error(
-        "unit {id}: count {count} is more than any unit of n = {n} can have ({most}, {why})"
-    )]
+    #[error("unit {id}: count {count} is more than any unit of n = {n} can have ({most}, {why})")]
     TooLarge {
         /// The unit.
         id: u32,
@@ -518,9 +516,8 @@ impl Plan {
     /// sharper one there.
     #[must_use]
     pub fn max_unit_count(&self) -> u128 {
-        crate::known::total(self.n).unwrap_or_else(|| {
-            (2..=u128::from(self.n)).fold(1u128, |f, k| f.saturating_mul(k))
-        })
+        crate::known::total(self.n)
+            .unwrap_or_else(|| (2..=u128::from(self.n)).fold(1u128, |f, k| f.saturating_mul(k)))
     }
 
     /// Checks that `count` is a count unit `id` can have: a multiple of its
