@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::exit::{EXIT_MISMATCH, EXIT_USAGE};
 use super::files::{Input, Output};
 use super::report::{Form, Human, Report, disagreement};
-use super::shard::{gather, plan_of, read};
+use super::shard::{gather, read};
 
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
@@ -111,24 +111,16 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             unreadable.len()
         ));
     }
-    let Some(reference) = shard::reference(&files) else {
-        return fail(&problems);
-    };
-    let plan = match plan_of(&files[reference].1) {
-        Ok(plan) => plan,
-        Err(why)
-            if why
-                .downcast_ref::<queens::Error>()
-                .is_some_and(|e| matches!(e, queens::Error::Memory { .. })) =>
-        {
-            return Err(why);
-        }
+    let (plan, merge) = match shard::merge_files(&files, super::memory::available()?) {
+        Ok(Some(merged)) => merged,
+        Ok(None) => return fail(&problems),
+        Err(refusal @ queens::Error::Memory { .. }) => return Err(refusal.into()),
         Err(why) => {
+            let reference = shard::reference(&files).expect("a plan was built for a file");
             problems.push(format!("{}: {why}", files[reference].0));
             return fail(&problems);
         }
     };
-    let merge = shard::merge(&plan, &files);
     problems.extend(merge.problems.iter().map(ToString::to_string));
     let consistent = unreadable.is_empty() && merge.is_consistent();
     let complete = unreadable.is_empty() && merge.is_complete();

@@ -28,7 +28,7 @@ use super::args::parse_threads;
 use super::exit::EXIT_MISMATCH;
 use super::files;
 use super::report::{Form, Human, Report, disagreement};
-use super::shard::{gather, plan_of, read};
+use super::shard::{gather, read};
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
@@ -249,9 +249,15 @@ fn from_shards(paths: &[PathBuf]) -> anyhow::Result<Claims> {
         let file = read(&path).map_err(|e| super::UsageError(e.to_string()))?;
         files.push((path.display().to_string(), file));
     }
-    let reference = shard::reference(&files).context("no shard results given")?;
-    let plan = plan_of(&files[reference].1)?;
-    let merge = shard::merge(&plan, &files);
+    // Files whose plan this build cannot make are bad input, as merge
+    // says (exit 2); a plan too big for this machine is the memory
+    // refusal every command gives.
+    let (plan, merge) = shard::merge_files(&files, super::memory::available()?)
+        .map_err(|e| match e {
+            queens::Error::Memory { .. } => anyhow::Error::from(e),
+            e => super::UsageError(format!("cannot verify the files: {e}")).into(),
+        })?
+        .context("no shard results given")?;
     if !merge.is_consistent() {
         for problem in &merge.problems {
             eprintln!("queens: {problem}");
