@@ -134,10 +134,9 @@ fn a_journal_sets_room_aside_only_for_the_units_it_will_count() {
 }
 
 #[test]
+#[ignore = "needs root"]
 fn a_full_disk_is_left_as_it_was_found() {
-    let Some(dir) = crate::common::small_tmpfs() else {
-        return;
-    };
+    let dir = crate::common::small_tmpfs();
     let _ = fs::write(dir.path().join("fill"), vec![1u8; 40 << 10]);
     let journal = dir.path().join("j");
     let out = run(&["count", "16", "--checkpoint", s(&journal)]);
