@@ -407,7 +407,7 @@ fn clip(text: &str) -> String {
 
 /// Merges `files` (each with a name for messages) as `queens merge` does:
 /// against this build's plan for the run the reference file (the one
-/// most files agree with, [`reference`]) belongs to. `None` for no files.
+/// most files agree with, [`reference()`]) belongs to. `None` for no files.
 ///
 /// # Errors
 /// Whatever [`ShardFile::plan`] refuses for the reference file: an
