@@ -17,8 +17,10 @@
 //! takes recounting a sample (`queens verify --journal`). Records come in
 //! the order the units finished. [`Replay::read`] reads a journal back and trusts nothing
 //! it cannot check: it stops at the first line that is torn (no newline),
-//! unparsable, for a unit the plan does not have, or whose checksum fails,
-//! and says where, so that the caller cuts the file there and recounts what
+//! unparsable, for a unit the plan does not have, whose checksum fails, or
+//! whose count no unit can have ([`Plan::check_count`]: what a forger who
+//! recomputed the checksum still cannot hide), and says where and why
+//! ([`Damage`]), so that the caller cuts the file there and recounts what
 //! followed. Zero bytes are room a writer set aside: at the end they are
 //! unused, and before a record on its line they are the slot of a record
 //! whose copy a kill cut short (skipped; that unit is counted again). The same unit twice with equal counts is a confirmation; with
