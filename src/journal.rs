@@ -17,8 +17,10 @@
 //! takes recounting a sample (`queens verify --journal`). Records come in
 //! the order the units finished. [`Replay::read`] reads a journal back and trusts nothing
 //! it cannot check: it stops at the first line that is torn (no newline),
-//! unparsable, for a unit the plan does not have, or whose checksum fails,
-//! and says where, so that the caller cuts the file there and recounts what
+//! unparsable, for a unit the plan does not have, whose checksum fails, or
+//! whose count no unit can have ([`Plan::check_count`]: what a forger who
+//! recomputed the checksum still cannot hide), and says where and why
+//! ([`Damage`]), so that the caller cuts the file there and recounts what
 //! followed. Zero bytes are room a writer set aside: at the end they are
 //! unused, and before a record on its line they are the slot of a record
 //! whose copy a kill cut short (skipped; that unit is counted again). The same unit twice with equal counts is a confirmation; with
@@ -73,6 +75,19 @@ pub enum Refusal {
     /// The first line is not a journal header.
     #[error("it is not a queens journal (its first line does not start with '{MAGIC} ')")]
     NotAJournal,
+    /// The file holds the start of a header and no newline: the write of
+    /// a new journal's header was cut short, so it names no plan yet.
+    #[error(
+        "its header is incomplete (cut short before the end of its line, as when a count is \
+         killed while creating the journal), so it names no plan and holds no records"
+    )]
+    TornHeader,
+    /// The first line starts like a header but does not name a plan.
+    #[error("its header does not name a plan: it lacks {lacks}, or has a value no plan has")]
+    BadHeader {
+        /// The fields missing or unreadable.
+        lacks: String,
+    },
     /// The header is for another plan.
     #[error("it is for another plan: {field} is {theirs} there, {ours} here")]
     OtherPlan {
@@ -127,6 +142,16 @@ fn fields(line: &str) -> Result<Vec<(&str, &str)>, Refusal> {
     }
 }
 
+/// Whether `bytes`, which hold no newline, are the start of a journal's
+/// header (of any plan): a header whose first write was cut short.
+#[must_use]
+pub fn is_torn_header(bytes: &[u8]) -> bool {
+    let magic = format!("{MAGIC} ");
+    !bytes.is_empty()
+        && !bytes.contains(&b'\n')
+        && (bytes.starts_with(magic.as_bytes()) || magic.as_bytes().starts_with(bytes))
+}
+
 /// What a journal's header says of its plan: enough to build the plan
 /// again, which [`Header::check`] then compares whole.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,7 +170,8 @@ impl Header {
     /// plan.
     ///
     /// # Errors
-    /// [`Refusal::NotAJournal`] or [`Refusal::OldFormat`].
+    /// [`Refusal::NotAJournal`], [`Refusal::OldFormat`],
+    /// [`Refusal::GpuEngine`] or [`Refusal::BadHeader`].
     pub fn describe(line: &str) -> Result<Described, Refusal> {
         let fields = fields(line)?;
         let field = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
@@ -162,7 +188,17 @@ impl Header {
                 engine: engine.to_owned(),
                 split,
             }),
-            _ => Err(Refusal::NotAJournal),
+            _ => {
+                let lacks = [
+                    ("n", n.is_none()),
+                    ("engine", engine.is_none_or(|e| e.len() > 16)),
+                    ("split", split.is_none()),
+                ];
+                let lacks: Vec<&str> = lacks.iter().filter(|(_, l)| *l).map(|(f, _)| *f).collect();
+                Err(Refusal::BadHeader {
+                    lacks: lacks.join(", "),
+                })
+            }
         }
     }
 
@@ -270,22 +306,47 @@ impl Header {
     }
 
     /// A record's line (without newline) read back, if it checks out
-    /// under this header's plan.
-    fn parse_record(&self, line: &str) -> Option<(u32, u128)> {
-        let (body, crc) = line.rsplit_once(' ')?;
+    /// under this header's plan, or why it does not.
+    fn parse_record(&self, line: &str) -> Result<(u32, u128), Damage> {
+        let (body, crc) = line.rsplit_once(' ').ok_or(Damage::NotARecord)?;
         let crc = u32::from_str_radix(crc, 16)
             .ok()
-            .filter(|_| crc.len() == 8)?;
-        if self.checksum(body.as_bytes()) != crc {
-            return None;
-        }
-        let (id, count) = body.split_once(' ')?;
+            .filter(|_| crc.len() == 8)
+            .ok_or(Damage::NotARecord)?;
+        let (id, count) = body.split_once(' ').ok_or(Damage::NotARecord)?;
         let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
         if !digits(id) || !digits(count) {
-            return None;
+            return Err(Damage::NotARecord);
         }
-        Some((id.parse().ok()?, count.parse().ok()?))
+        if self.checksum(body.as_bytes()) != crc {
+            return Err(Damage::Checksum);
+        }
+        Ok((
+            id.parse().map_err(|_| Damage::NotARecord)?,
+            count.parse().map_err(|_| Damage::NotARecord)?,
+        ))
     }
+}
+
+/// Why a journal's line is not a record to trust: the journal is
+/// damaged (or forged) from there on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Damage {
+    /// The last line has no newline: a write cut short.
+    #[error("it is cut short (no newline): a torn record")]
+    Torn,
+    /// The line is not `id count crc`.
+    #[error("it is not a record")]
+    NotARecord,
+    /// Its checksum fails under the journal's plan.
+    #[error("its checksum fails under this journal's plan: a damaged record, or another plan's")]
+    Checksum,
+    /// Its checksum holds, but no unit can have its count (or the plan
+    /// has no such unit): damaged before the checksum was computed, or
+    /// forged.
+    #[error("{0}: a damaged or forged record")]
+    Impossible(#[from] crate::Impossible),
 }
 
 /// A journal read back.
@@ -300,19 +361,28 @@ pub struct Replay {
     /// The 1-based line where the journal went bad, if it did. Zero bytes
     /// at the end are room a writer set aside and never used, not damage.
     pub bad_line: Option<usize>,
+    /// What is wrong with the line `bad_line`.
+    pub damage: Option<Damage>,
+    /// How many lines from `bad_line` on (that one included) are left
+    /// unread: none of them is trusted, whether it would check out or not.
+    pub untrusted: usize,
     /// Whether the file must be written anew from the header (it was empty
     /// or held only part of a header).
     pub fresh: bool,
 }
 
 impl Replay {
-    /// Reads `bytes`, a journal for `header`'s plan, whose units have ids
-    /// below `units`.
+    /// Reads `bytes`, a journal for `plan`. A record must check out under
+    /// the plan's header and hold a count its unit can have
+    /// ([`Plan::check_count`]); the first that does not ends what is
+    /// trusted.
     ///
     /// # Errors
     /// [`Refusal`] when the journal belongs to another plan, is not a
     /// journal, or records a unit twice with different counts.
-    pub fn read(bytes: &[u8], header: &Header, units: usize) -> Result<Self, Refusal> {
+    pub fn read(bytes: &[u8], plan: &Plan) -> Result<Self, Refusal> {
+        let header = &Header::of(plan);
+        let units = plan.len();
         let unused = bytes.iter().rev().take_while(|&&b| b == 0).count();
         let bytes = &bytes[..bytes.len() - unused];
         if bytes.is_empty() && unused > 0 {
@@ -325,8 +395,12 @@ impl Replay {
                     done: Vec::new(),
                     good_len: 0,
                     bad_line: None,
+                    damage: None,
+                    untrusted: 0,
                     fresh: true,
                 })
+            } else if is_torn_header(bytes) {
+                Err(Refusal::TornHeader)
             } else {
                 Err(Refusal::NotAJournal)
             };
@@ -340,6 +414,8 @@ impl Replay {
         let mut counts: Vec<Option<u128>> = vec![None; units];
         let mut good_len = end + 1;
         let mut bad_line = None;
+        let mut damage = None;
+        let mut untrusted = 0;
         for (line, number) in bytes[good_len..].split_inclusive(|&b| b == b'\n').zip(2..) {
             // Zeros before a record are the slot of a record whose copy was
             // cut short by a kill: only what follows the last zero can be a
@@ -347,12 +423,24 @@ impl Replay {
             let record = line.rsplit(|&b| b == 0).next().unwrap_or(line);
             let parsed = record
                 .strip_suffix(b"\n")
-                .and_then(|l| std::str::from_utf8(l).ok())
+                .ok_or(Damage::Torn)
+                .and_then(|l| std::str::from_utf8(l).map_err(|_| Damage::NotARecord))
                 .and_then(|l| header.parse_record(l))
-                .filter(|&(id, _)| (id as usize) < units);
-            let Some((id, count)) = parsed else {
-                bad_line = Some(number);
-                break;
+                .and_then(|(id, count)| {
+                    plan.check_count(id, count)?;
+                    Ok((id, count))
+                });
+            let (id, count) = match parsed {
+                Ok(record) => record,
+                Err(why) => {
+                    bad_line = Some(number);
+                    damage = Some(why);
+                    untrusted = bytes[good_len..]
+                        .split(|&b| b == b'\n')
+                        .filter(|l| l.iter().any(|&b| b != 0))
+                        .count();
+                    break;
+                }
             };
             match counts[id as usize] {
                 Some(first) if first != count => {
@@ -374,6 +462,8 @@ impl Replay {
             done,
             good_len,
             bad_line,
+            damage,
+            untrusted,
             fresh: false,
         })
     }
@@ -423,15 +513,15 @@ mod tests {
         let (plan, header) = header();
         let line = header.record(17, 81_234_567);
         assert!(line.starts_with("17 81234567 ") && line.ends_with('\n'));
-        assert_eq!(header.parse_record(line.trim_end()), Some((17, 81_234_567)));
+        assert_eq!(header.parse_record(line.trim_end()), Ok((17, 81_234_567)));
         // One flipped digit, one flipped checksum digit, missing parts.
         let flipped = line.trim_end().replace("812", "813");
-        assert_eq!(header.parse_record(&flipped), None);
+        assert_eq!(header.parse_record(&flipped), Err(Damage::Checksum));
         let bound = format!("{} 17 81234567", plan.hash());
         let bad_crc = format!("17 81234567 {:08x}", crc32fast::hash(bound.as_bytes()) ^ 1);
-        assert_eq!(header.parse_record(&bad_crc), None);
+        assert_eq!(header.parse_record(&bad_crc), Err(Damage::Checksum));
         for bad in ["", "17", "17 5", "x 5 00000000", "-1 5 00000000"] {
-            assert_eq!(header.parse_record(bad), None, "{bad:?}");
+            assert_eq!(header.parse_record(bad), Err(Damage::NotARecord), "{bad:?}");
         }
     }
 
@@ -447,10 +537,14 @@ mod tests {
             Plan::new(8, Engine::Join, &Config::default()).unwrap(),
         ] {
             let foreign = Header::of(&other).record(3, 10);
-            assert_eq!(header.parse_record(foreign.trim_end()), None, "{foreign}");
+            assert_eq!(
+                header.parse_record(foreign.trim_end()),
+                Err(Damage::Checksum),
+                "{foreign}"
+            );
         }
         let unbound = format!("3 10 {:08x}", crc32fast::hash(b"3 10"));
-        assert_eq!(header.parse_record(&unbound), None);
+        assert_eq!(header.parse_record(&unbound), Err(Damage::Checksum));
     }
 
     #[test]
@@ -458,7 +552,7 @@ mod tests {
         let (plan, header) = header();
         let other = Header::of(&Plan::new(9, Engine::Mirror, &Config::default()).unwrap());
         let text = header.line() + &other.record(3, 10) + &other.record(4, 2);
-        let replay = Replay::read(text.as_bytes(), &header, plan.len()).unwrap();
+        let replay = Replay::read(text.as_bytes(), &plan).unwrap();
         assert_eq!((replay.done.len(), replay.bad_line), (0, Some(2)));
         assert_eq!(replay.good_len, header.line().len());
     }
@@ -468,7 +562,7 @@ mod tests {
         let (plan, header) = header();
         let old = header.line().replacen("QJ2", "QJ1", 1);
         assert_eq!(
-            Replay::read(old.as_bytes(), &header, plan.len()),
+            Replay::read(old.as_bytes(), &plan),
             Err(Refusal::OldFormat {
                 found: "QJ1".to_owned()
             })
@@ -480,7 +574,7 @@ mod tests {
         let (plan, header) = header();
         let text =
             header.line() + &header.record(3, 10) + &header.record(0, 4) + &header.record(3, 10);
-        let replay = Replay::read(text.as_bytes(), &header, plan.len()).unwrap();
+        let replay = Replay::read(text.as_bytes(), &plan).unwrap();
         assert_eq!(replay.done, [(0, 4), (3, 10)], "equal duplicates confirm");
         assert_eq!((replay.good_len, replay.bad_line), (text.len(), None));
     }
@@ -491,13 +585,17 @@ mod tests {
         let good = header.line() + &header.record(3, 10);
         for tail in ["5 2", "5 2 0000", "garbage\n", "99 1 00000000\n"] {
             let text = good.clone() + tail + &header.record(4, 2);
-            let replay = Replay::read(text.as_bytes(), &header, plan.len()).unwrap();
+            let replay = Replay::read(text.as_bytes(), &plan).unwrap();
             assert_eq!(replay.done, [(3, 10)], "{tail:?}");
             assert_eq!((replay.good_len, replay.bad_line), (good.len(), Some(3)));
         }
-        let out_of_plan = good.clone() + &header.record(21, 1);
-        let replay = Replay::read(out_of_plan.as_bytes(), &header, plan.len()).unwrap();
+        let out_of_plan = good.clone() + &header.record(21, 2);
+        let replay = Replay::read(out_of_plan.as_bytes(), &plan).unwrap();
         assert_eq!(replay.bad_line, Some(3), "unit 21 is not in a 21-unit plan");
+        assert!(matches!(
+            replay.damage,
+            Some(Damage::Impossible(crate::Impossible::NoUnit { id: 21, .. }))
+        ));
     }
 
     #[test]
@@ -506,7 +604,7 @@ mod tests {
         let good = header.line() + &header.record(3, 10);
         let mut bytes = good.clone().into_bytes();
         bytes.extend([0; 120]);
-        let replay = Replay::read(&bytes, &header, plan.len()).unwrap();
+        let replay = Replay::read(&bytes, &plan).unwrap();
         assert_eq!(
             (replay.done.len(), replay.good_len, replay.bad_line),
             (1, good.len(), None)
@@ -522,7 +620,7 @@ mod tests {
             holed.extend(header.record(4, 2).as_bytes());
             let used = holed.len();
             holed.extend([0; 60]);
-            let replay = Replay::read(&holed, &header, plan.len()).unwrap();
+            let replay = Replay::read(&holed, &plan).unwrap();
             assert_eq!(replay.done, [(3, 10), (4, 2)], "{slot:?}");
             assert_eq!((replay.good_len, replay.bad_line), (used, None));
         }
@@ -530,15 +628,12 @@ mod tests {
         let mut garbage = good.clone().into_bytes();
         garbage.extend(b"x");
         garbage.extend(header.record(4, 2).as_bytes());
-        let replay = Replay::read(&garbage, &header, plan.len()).unwrap();
+        let replay = Replay::read(&garbage, &plan).unwrap();
         assert_eq!((replay.done.len(), replay.bad_line), (1, Some(3)));
         // Issue 20: a file of zeros is not an empty journal (a new
         // journal's header reaches the disk before its room is set aside).
         let only_zeros = [0u8; 64];
-        assert_eq!(
-            Replay::read(&only_zeros, &header, plan.len()),
-            Err(Refusal::Zeros)
-        );
+        assert_eq!(Replay::read(&only_zeros, &plan), Err(Refusal::Zeros));
     }
 
     #[test]
@@ -546,12 +641,12 @@ mod tests {
         let (plan, header) = header();
         let line = header.line();
         for prefix in ["", "Q", &line[..10]] {
-            let replay = Replay::read(prefix.as_bytes(), &header, plan.len()).unwrap();
+            let replay = Replay::read(prefix.as_bytes(), &plan).unwrap();
             assert!(replay.fresh, "{prefix:?}");
         }
         for foreign in ["hello", "hello\n", "QJ9 n=8\n", "\u{feff}QJ2\n"] {
             assert_eq!(
-                Replay::read(foreign.as_bytes(), &header, plan.len()),
+                Replay::read(foreign.as_bytes(), &plan),
                 Err(Refusal::NotAJournal),
                 "{foreign:?}"
             );
@@ -563,20 +658,20 @@ mod tests {
         let (plan, header) = header();
         let other = Plan::new(9, Engine::Mirror, &Config::default()).unwrap();
         let text = Header::of(&other).line();
-        let refusal = Replay::read(text.as_bytes(), &header, plan.len()).unwrap_err();
+        let refusal = Replay::read(text.as_bytes(), &plan).unwrap_err();
         assert_eq!(
             refusal.to_string(),
             "it is for another plan: n is 9 there, 8 here"
         );
         let split = Plan::new(8, Engine::Mirror, &Config::default().with_split_depth(3)).unwrap();
         let text = Header::of(&split).line();
-        let refusal = Replay::read(text.as_bytes(), &header, plan.len()).unwrap_err();
+        let refusal = Replay::read(text.as_bytes(), &plan).unwrap_err();
         assert!(
             matches!(refusal, Refusal::OtherPlan { field: "split", .. }),
             "{refusal}"
         );
         let extra = header.line().trim_end().to_owned() + " more=1\n";
-        let refusal = Replay::read(extra.as_bytes(), &header, plan.len()).unwrap_err();
+        let refusal = Replay::read(extra.as_bytes(), &plan).unwrap_err();
         assert!(
             matches!(
                 refusal,
@@ -595,13 +690,13 @@ mod tests {
         let (plan, header) = header();
         let text = (header.line() + &header.record(3, 10)).replace('\n', "\r\n");
         assert_eq!(
-            Replay::read(text.as_bytes(), &header, plan.len()),
+            Replay::read(text.as_bytes(), &plan),
             Err(Refusal::CarriageReturns)
         );
         let other = Plan::new(9, Engine::Mirror, &Config::default()).unwrap();
         let text = Header::of(&other).line().replace('\n', "\r\n");
         assert!(matches!(
-            Replay::read(text.as_bytes(), &header, plan.len()),
+            Replay::read(text.as_bytes(), &plan),
             Err(Refusal::OtherPlan { field: "n", .. })
         ));
     }
@@ -609,14 +704,69 @@ mod tests {
     #[test]
     fn unequal_duplicates_are_refused() {
         let (plan, header) = header();
-        let text = header.line() + &header.record(3, 10) + &header.record(3, 11);
+        let text = header.line() + &header.record(3, 10) + &header.record(3, 12);
         assert_eq!(
-            Replay::read(text.as_bytes(), &header, plan.len()),
+            Replay::read(text.as_bytes(), &plan),
             Err(Refusal::Conflict {
                 id: 3,
                 first: 10,
-                second: 11
+                second: 12
             })
         );
+    }
+    /// See: issue 32 (a count changed together with its checksum was
+    /// believed whatever it was).
+    #[test]
+    fn a_count_no_unit_can_have_is_damage_whatever_its_checksum() {
+        let (plan, header) = header();
+        let good = header.line() + &header.record(3, 10);
+        let weight = plan.unit(4).unwrap().weight;
+        assert_eq!(weight, 2, "the mirror engine's units of n = 8");
+        let most = plan.max_unit_count();
+        for (count, why) in [
+            (3, "unit 4: count 3 is not a multiple of its weight 2"),
+            (
+                most + 2,
+                "unit 4: count 94 is more than any unit of n = 8 can have",
+            ),
+            (u128::from(u64::MAX) + 1, "is more than any unit"),
+            (u128::MAX - 1, "is more than any unit"),
+        ] {
+            let text = good.clone() + &header.record(4, count) + &header.record(5, 2);
+            let replay = Replay::read(text.as_bytes(), &plan).unwrap();
+            assert_eq!(replay.done, [(3, 10)], "{count}");
+            assert_eq!((replay.bad_line, replay.untrusted), (Some(3), 2));
+            assert_eq!(replay.good_len, good.len());
+            let damage = replay.damage.unwrap().to_string();
+            assert!(damage.contains(why), "{damage}");
+        }
+    }
+
+    #[test]
+    fn a_torn_header_is_said_to_be_one() {
+        let (plan, _) = header();
+        // A torn header of this plan's is a journal to start afresh; of
+        // another plan's, it is refused as what it is.
+        for ours in ["QJ2 ", "QJ2 n=8 eng", "QJ"] {
+            assert!(
+                Replay::read(ours.as_bytes(), &plan).unwrap().fresh,
+                "{ours:?}"
+            );
+        }
+        for theirs in ["QJ2 n=9 engine=mir", "QJ2 n=8 engine=join"] {
+            let refusal = Replay::read(theirs.as_bytes(), &plan);
+            assert_eq!(refusal, Err(Refusal::TornHeader), "{theirs:?}");
+            assert!(is_torn_header(theirs.as_bytes()));
+        }
+        assert!(!is_torn_header(b"QJ2 n=8\n") && !is_torn_header(b"hello"));
+        assert!(
+            Refusal::TornHeader
+                .to_string()
+                .contains("header is incomplete")
+        );
+        assert!(matches!(
+            Header::describe("QJ2 n=8 split=-"),
+            Err(Refusal::BadHeader { lacks }) if lacks == "engine"
+        ));
     }
 }

@@ -82,8 +82,9 @@ mod unique;
 pub use check::{Conflict, Line, Queen, first_conflict, first_conflict_in_columns};
 pub use construct::Construction;
 pub use count::{
-    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, GpuOptions, MAX_SPLIT_DEPTH,
-    Observer, Options, Plan, PlanHash, Simd, Unit, UnitDone, count, find_gpu, thread_pool,
+    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, GpuOptions, Impossible,
+    MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Simd, Unit, UnitDone, count, find_gpu,
+    thread_pool,
 };
 pub use error::{Bytes, Error, MAX_THREADS};
 pub use estimate::{Estimate, STRATA, Sample, estimate, human_duration};

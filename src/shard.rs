@@ -18,7 +18,10 @@
 //! `--array=1`), and a shard count read from it would silently change the
 //! sets.
 //!
-//! This module never reads or writes files: that is the caller's business.
+//! This module never opens, reads or writes files: that is the caller's
+//! business. With the `serde` feature it turns a file's bytes into a
+//! [`ShardFile`] and back ([`ShardFile::from_json`], [`ShardFile::to_json`]),
+//! the one reader that `queens merge`, `queens verify` and the tests use.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -296,6 +299,132 @@ impl ShardFile {
     }
 }
 
+/// The most bytes a shard file may hold. A unit's entry takes at most 34
+/// bytes (`[4294967295,18446744073709551615],`), so one shard holding all
+/// 4,056,746 units of n = 23's join, the largest plan this build counts,
+/// is at most 138 MB; anything longer is refused before it is read.
+pub const MAX_FILE_LEN: u64 = 256 << 20;
+
+/// The longest a text field of a shard file may be (an engine's name, a
+/// version, a plan hash, a total of up to 39 digits): longer ones are not
+/// a shard result, and are never echoed into a message.
+const MAX_FIELD: usize = 100;
+
+/// Why bytes are not a shard result, in one line of reasonable length.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotAShard(String);
+
+#[cfg(feature = "serde")]
+impl ShardFile {
+    /// The file as `count --shard` writes it: JSON and a newline.
+    ///
+    /// # Panics
+    /// Never: every field serialises.
+    #[must_use]
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut bytes = serde_json::to_vec(self).expect("a shard file serialises");
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// Reads a shard result from `reader`, as a stream: garbage is refused
+    /// at its first wrong byte, and nothing past [`MAX_FILE_LEN`] is read.
+    /// Anything that is not a whole shard result (a truncated file,
+    /// garbage, another program's JSON, text fields no result has) is
+    /// refused with what is wrong. What it claims is checked only by
+    /// [`merge`].
+    ///
+    /// # Errors
+    /// [`NotAShard`], saying why.
+    pub fn from_json(reader: impl std::io::Read) -> Result<Self, NotAShard> {
+        let reader = std::io::BufReader::new(reader.take(MAX_FILE_LEN));
+        let parsed = serde_json::from_reader::<_, Self>(reader).map_err(|e| {
+            NotAShard(if e.is_io() {
+                format!("cannot be read: {e}")
+            } else if e.is_eof() {
+                "it is cut short (a truncated file)".to_owned()
+            } else if e.to_string().starts_with("number out of range") {
+                format!("a number in it is too large ({})", clip(&e.to_string()))
+            } else if e.is_syntax() {
+                format!("it is not JSON ({})", clip(&e.to_string()))
+            } else {
+                format!("it is not a queens shard result ({})", clip(&e.to_string()))
+            })
+        })?;
+        parsed.check_fields().map_err(NotAShard)?;
+        Ok(parsed)
+    }
+}
+
+impl ShardFile {
+    /// Refuses a parsed file whose text fields no shard result has: too
+    /// long to be what they claim, or a total that is not a decimal number.
+    #[cfg_attr(not(feature = "serde"), allow(dead_code))]
+    fn check_fields(&self) -> Result<(), String> {
+        for (field, value) in [
+            ("format", &self.format),
+            ("engine", &self.engine),
+            ("version", &self.version),
+            ("plan", &self.plan),
+            ("assignment", &self.assignment),
+            ("total", &self.total),
+        ] {
+            if value.len() > MAX_FIELD {
+                return Err(format!(
+                    "it is not a queens shard result (its {field} is {} characters long)",
+                    value.len()
+                ));
+            }
+        }
+        if self.journal_units.len() > self.units.len() {
+            return Err(format!(
+                "it is not a queens shard result (it lists {} units from a journal, but holds {})",
+                self.journal_units.len(),
+                self.units.len()
+            ));
+        }
+        if self.total.parse::<u128>().is_err() || !self.total.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!(
+                "it is not a queens shard result (its total '{}' is not a whole number of at \
+                 most 39 digits)",
+                self.total
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// `text` cut to a length that fits a line, marked where it was cut.
+#[cfg_attr(not(feature = "serde"), allow(dead_code))]
+fn clip(text: &str) -> String {
+    const KEEP: usize = 120;
+    match text.char_indices().nth(KEEP) {
+        Some((at, _)) => format!("{}... ({} bytes in all)", &text[..at], text.len()),
+        None => text.to_owned(),
+    }
+}
+
+/// Merges `files` (each with a name for messages) as `queens merge` does:
+/// against this build's plan for the run the reference file (the one
+/// most files agree with, [`reference()`]) belongs to. `None` for no files.
+///
+/// # Errors
+/// Whatever [`ShardFile::plan`] refuses for the reference file: an
+/// engine this build lacks, a board size or split out of range, a plan
+/// past `memory_limit`.
+pub fn merge_files(
+    files: &[(String, ShardFile)],
+    memory_limit: Option<u64>,
+) -> Result<Option<(Plan, Merge)>, Error> {
+    let Some(reference) = reference(files) else {
+        return Ok(None);
+    };
+    let plan = files[reference].1.plan(memory_limit)?;
+    let merge = merge(&plan, files);
+    Ok(Some((plan, merge)))
+}
+
 /// What [`merge`] found wrong: each kind once, with how many files or
 /// units it touches and one example.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -375,6 +504,21 @@ pub enum Problem {
         says: String,
         /// The sum of its units.
         sum: u128,
+    },
+    /// Files holding a count that no unit can have ([`Plan::check_count`]):
+    /// not a multiple of the unit's weight, or more than the bound. A
+    /// forger who fixes the total passes the other checks; not this one.
+    #[error(
+        "{files} file(s) are damaged or forged: {example} holds a count no unit can have \
+         ({why})"
+    )]
+    Impossible {
+        /// How many.
+        files: usize,
+        /// One of them.
+        example: String,
+        /// Its first impossible count, and why.
+        why: crate::Impossible,
     },
     /// Units counted twice (the same shard in two files) with different
     /// counts: neither can be trusted.
@@ -572,6 +716,7 @@ pub fn merge(plan: &Plan, files: &[(String, ShardFile)]) -> Merge {
     let owners = assignment.owners(plan, merge.shards);
     let mut wrong_units = Vec::new();
     let mut bad_totals = Vec::new();
+    let mut impossible = Vec::new();
     let mut checked = Vec::new();
     for (name, file) in usable {
         let mut seen = vec![false; plan.len()];
@@ -589,6 +734,12 @@ pub fn merge(plan: &Plan, files: &[(String, ShardFile)]) -> Merge {
             wrong_units.push((name, extra, lacking));
         } else if file.total.parse::<u128>().ok() != Some(sum) {
             bad_totals.push((name, file.total.clone(), sum));
+        } else if let Some(why) = file
+            .units
+            .iter()
+            .find_map(|&(id, count)| plan.check_count(id, u128::from(count)).err())
+        {
+            impossible.push((name, why));
         } else {
             checked.push((name, file));
         }
@@ -607,6 +758,14 @@ pub fn merge(plan: &Plan, files: &[(String, ShardFile)]) -> Merge {
             example: (*example).clone(),
             says: says.clone(),
             sum: *sum,
+        });
+    }
+
+    if let Some((example, why)) = impossible.first() {
+        merge.problems.push(Problem::Impossible {
+            files: impossible.len(),
+            example: (*example).clone(),
+            why: why.clone(),
         });
     }
 

@@ -241,7 +241,8 @@ fn journals_of_other_plans_and_foreign_files_are_refused_untouched() {
         .to_owned();
     let (id, count) = {
         let f: Vec<&str> = first_record.split(' ').collect();
-        (f[0].to_owned(), f[1].parse::<u64>().unwrap() + 1)
+        // By 8, a multiple of any unit's weight: a count it could have.
+        (f[0].to_owned(), f[1].parse::<u64>().unwrap() + 8)
     };
     let header = String::from_utf8(before.clone()).unwrap();
     let plan = header
@@ -431,4 +432,233 @@ fn output_may_not_overwrite_the_journal() {
         2,
         &["--output", "is the journal this command reads"],
     );
+}
+
+/// The journal of `count 14 --engine mirror` (78 units, each of weight
+/// 2), as its lines; its header's plan hash.
+fn mirror_journal(path: &Path) -> (Vec<String>, String) {
+    mirror_journal_of("14", path)
+}
+
+fn verify_journal(path: &Path) -> Output {
+    run(&[
+        "verify",
+        "--journal",
+        path.to_str().unwrap(),
+        "--sample",
+        "100%",
+    ])
+}
+
+/// The one line of a run that exited with `code` and printed nothing.
+fn refusal(out: &Output, code: i32) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("queens: "), "{err}");
+    err
+}
+
+/// See: issue 32, item 7 ("ok: 0 of 0 units recounted", exit 0, for a
+/// journal in which nothing checked out).
+#[test]
+fn verify_refuses_a_journal_in_which_nothing_checks_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = journal_in(&dir);
+    let (lines, _) = mirror_journal(&path);
+    let records = lines.len() - 1;
+
+    // Another plan's records under this plan's header.
+    let other = dir.path().join("other.journal");
+    let (theirs, _) = mirror_journal_of("13", &other);
+    let swapped = [&lines[..1], &theirs[1..]].concat().join("\n") + "\n";
+    fs::write(&path, swapped).unwrap();
+    let err = refusal(&verify_journal(&path), 2);
+    assert!(
+        err.contains(&format!(
+            "nothing to verify in {}: none of its {} record(s) can be trusted: line 2",
+            path.display(),
+            theirs.len() - 1
+        )) && err.contains("checksum fails"),
+        "{err}"
+    );
+
+    // The first record's count changed without its checksum.
+    let mut changed = lines.clone();
+    let fields: Vec<&str> = lines[1].split(' ').collect();
+    let count: u64 = fields[1].parse().unwrap();
+    changed[1] = format!("{} {} {}", fields[0], count + 2, fields[2]);
+    fs::write(&path, changed.join("\n") + "\n").unwrap();
+    let err = refusal(&verify_journal(&path), 2);
+    assert!(
+        err.contains(&format!("none of its {records} record(s) can be trusted")),
+        "{err}"
+    );
+
+    // A header and no record.
+    fs::write(&path, lines[0].clone() + "\n").unwrap();
+    let err = refusal(&verify_journal(&path), 2);
+    assert!(
+        err.contains("nothing to verify") && err.contains("no records yet"),
+        "{err}"
+    );
+}
+
+/// The journal of `count N --engine mirror`, as its lines; its plan hash.
+fn mirror_journal_of(n: &str, path: &Path) -> (Vec<String>, String) {
+    let out = run(&[
+        "count",
+        n,
+        "--engine",
+        "mirror",
+        "--checkpoint",
+        path.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let lines: Vec<String> = fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let plan = lines[0].rsplit_once("plan=").unwrap().1.to_owned();
+    (lines, plan)
+}
+
+/// See: issue 32, item 8: a count that no unit can have, with a checksum
+/// a forger recomputed, is damage: `count` cuts the journal there and
+/// recounts, `verify` names the record and why.
+#[test]
+fn a_count_no_unit_can_have_is_damage_whatever_its_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, journal) = journal_in(&dir);
+    let (lines, plan) = mirror_journal(&path);
+    let id = lines[1].split(' ').next().unwrap().to_owned();
+    for (count, why) in [
+        (
+            "203".to_owned(),
+            format!("unit {id}: count 203 is not a multiple of its weight 2"),
+        ),
+        (
+            u64::MAX.to_string(),
+            format!(
+                "unit {id}: count {} is not a multiple of its weight 2",
+                u64::MAX
+            ),
+        ),
+        (
+            format!("1{}", "0".repeat(30)),
+            format!(
+                "unit {id}: count 1{} is more than any unit of n = 14 can have (365596",
+                "0".repeat(30)
+            ),
+        ),
+    ] {
+        let body = format!("{id} {count}");
+        let mut forged = lines.clone();
+        forged[1] = format!("{body} {:08x}", crc32(format!("{plan} {body}").as_bytes()));
+        fs::write(&path, forged.join("\n") + "\n").unwrap();
+
+        let err = refusal(&verify_journal(&path), 2);
+        assert!(
+            err.contains("line 2, the first, is damaged") && err.contains(&why),
+            "{err}"
+        );
+
+        // Only the third record forged: the others are verified, and the
+        // warning names the damage.
+        let mut third = lines.clone();
+        third.swap(1, 3);
+        third[3] = forged[1].clone();
+        fs::write(&path, third.join("\n") + "\n").unwrap();
+        let out = verify_journal(&path);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(
+            err.contains("damaged from line 4 on (line 4: ") && err.contains(&why),
+            "{err}"
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).starts_with("ok: 2 of 2 units"));
+
+        let (resumed, stderr) = record(&[
+            "count",
+            "14",
+            "--engine",
+            "mirror",
+            "--checkpoint",
+            &journal,
+            "--json",
+        ]);
+        assert_eq!(resumed["solutions"], MIRROR.total, "{stderr}");
+        assert_eq!(resumed["resumed_units"], 2);
+        assert!(
+            stderr.contains("damaged from line 4") && stderr.contains(&why),
+            "{stderr}"
+        );
+    }
+}
+
+/// See: issue 32, items 11 and 12: a torn header is said to be one, and
+/// every bad header exits 2 (n = 99 exited 1).
+#[test]
+fn verify_says_what_is_wrong_with_a_header_and_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.journal");
+    let cases = [
+        ("QJ2 ", "its header is incomplete"),
+        (
+            "QJ2 n=14 engine=mirror split=2 uni",
+            "its header is incomplete",
+        ),
+        (
+            "QJ2 n=99 engine=mirror split=2 units=1 plan=x\n",
+            "names a plan this build cannot make",
+        ),
+        ("QJ2 n=14 engine=warp split=2\n", "engine 'warp'"),
+        (
+            "QJ2 n=14 split=2\n",
+            "does not name a plan: it lacks engine",
+        ),
+        (
+            "QJ2 n=14 engine=mirror split=9\n",
+            "names a plan this build cannot make",
+        ),
+        ("hello\n", "not a queens journal"),
+    ];
+    for (text, why) in cases {
+        fs::write(&path, text).unwrap();
+        let err = refusal(&verify_journal(&path), 2);
+        assert!(err.contains(why), "{text:?}: {err}");
+        assert!(
+            !err.contains("does not start with 'QJ2 '") || text.starts_with("hello"),
+            "{err}"
+        );
+    }
+}
+
+/// See: issue 32, item 5: with stdout closed, verify refused only after
+/// recounting its whole sample.
+#[test]
+fn verify_with_stdout_closed_refuses_before_recounting() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = journal_in(&dir);
+    mirror_journal(&path);
+    let out = Command::new("sh")
+        .args([
+            "-c",
+            r#"exec "$0" "$@" >&-"#,
+            env!("CARGO_BIN_EXE_queens"),
+            "verify",
+            "--journal",
+            path.to_str().unwrap(),
+            "--sample",
+            "100%",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "nothing recounted first: {err}");
+    assert!(err.contains("standard output is closed"), "{err}");
 }

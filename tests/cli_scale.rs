@@ -134,10 +134,9 @@ fn a_journal_sets_room_aside_only_for_the_units_it_will_count() {
 }
 
 #[test]
+#[ignore = "needs root"]
 fn a_full_disk_is_left_as_it_was_found() {
-    let Some(dir) = crate::common::small_tmpfs() else {
-        return;
-    };
+    let dir = crate::common::small_tmpfs();
     let _ = fs::write(dir.path().join("fill"), vec![1u8; 40 << 10]);
     let journal = dir.path().join("j");
     let out = run(&["count", "16", "--checkpoint", s(&journal)]);
@@ -257,7 +256,9 @@ fn a_forged_record_that_fools_the_checksum_is_blamed_on_the_journal() {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let plan = lines[0].rsplit_once("plan=").unwrap().1.to_owned();
     let fields: Vec<String> = lines[1].split(' ').map(str::to_owned).collect();
-    let body = format!("{} {}", fields[0], fields[1].parse::<u64>().unwrap() + 1);
+    // By 8, a multiple of any unit's weight: a count the unit could have
+    // (one it could not is damage, recounted: see the test below).
+    let body = format!("{} {}", fields[0], fields[1].parse::<u64>().unwrap() + 8);
     lines[1] = format!("{body} {:08x}", crc32(format!("{plan} {body}").as_bytes()));
     fs::write(&journal, lines.join("\n") + "\n").unwrap();
     let units = lines.len() - 1;
@@ -294,7 +295,7 @@ fn verify_journal_recounts_its_records_and_catches_a_forged_one() {
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let plan = lines[0].rsplit_once("plan=").unwrap().1.to_owned();
     let fields: Vec<String> = lines[5].split(' ').map(str::to_owned).collect();
-    let body = format!("{} {}", fields[0], fields[1].parse::<u64>().unwrap() + 2);
+    let body = format!("{} {}", fields[0], fields[1].parse::<u64>().unwrap() + 8);
     lines[5] = format!("{body} {:08x}", crc32(format!("{plan} {body}").as_bytes()));
     let forged = lines.join("\n") + "\n";
     fs::write(&journal, &forged).unwrap();

@@ -409,3 +409,123 @@ fn verify_catches_a_forgery_that_merge_cannot() {
         );
     }
 }
+
+/// See: issue 32, items 8, 11 and 12: a shard whose count no unit can
+/// have is refused even with its total fixed; a forged set that passes
+/// merge's checks but not the OEIS is blamed on the files, in one
+/// sentence; no set at all (a missing folder, an empty one) exits 2.
+#[test]
+fn merge_refuses_impossible_counts_and_blames_forged_files() {
+    let impossible = set_of_four();
+    edit(&file(impossible.path(), 1, 4), |v| {
+        let count = v["units"][0][1].as_u64().unwrap();
+        // A multiple of 16, so of every weight: only the bound catches it.
+        let forged = u64::MAX - 15;
+        v["units"][0][1] = forged.into();
+        let total: u128 = v["total"].as_str().unwrap().parse().unwrap();
+        v["total"] = (total - u128::from(count) + u128::from(forged))
+            .to_string()
+            .into();
+    });
+    merge_refuses(
+        impossible.path(),
+        &[
+            &[
+                "1 file(s) are damaged or forged",
+                "shard-0001-of-0004.json",
+                "is more than any unit of n = 12 can have (14200",
+            ],
+            &["--array=1"],
+        ],
+    );
+    let out = run(
+        &[
+            "verify",
+            impossible.path().to_str().unwrap(),
+            "--sample",
+            "1%",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged or forged"));
+
+    // 8 more in one unit and in its file's total: merge's checks hold,
+    // the OEIS does not.
+    let forged = set_of_four();
+    edit(&file(forged.path(), 2, 4), |v| {
+        let count = v["units"][0][1].as_u64().unwrap();
+        v["units"][0][1] = (count + 8).into();
+        let total: u64 = v["total"].as_str().unwrap().parse().unwrap();
+        v["total"] = (total + 8).to_string().into();
+    });
+    let dir = forged.path().to_str().unwrap();
+    let out = run(&["merge", dir], &[]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("says 14200. A shard result is damaged or forged")
+            && err.contains(&format!("'queens verify {dir} --sample 100%'")),
+        "{err}"
+    );
+    assert!(
+        !err.contains("is this is") && !err.contains("bug in queens"),
+        "{err}"
+    );
+
+    let gone = TempDir::new().unwrap();
+    let missing = gone.path().join("results");
+    let err = one_error_line(
+        queens(&["merge", missing.to_str().unwrap()]).stdout(""),
+        2,
+        &["not shard results", "results"],
+    );
+    assert!(err.contains("1 file(s)"), "{err}");
+    let empty = TempDir::new().unwrap();
+    one_error_line(
+        queens(&["merge", empty.path().to_str().unwrap()]).stdout(""),
+        2,
+        &["holds no shard results"],
+    );
+    for dir in [&missing, empty.path()] {
+        let out = run(&["verify", dir.to_str().unwrap(), "--sample", "1%"], &[]);
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+    }
+}
+
+/// See: issue 32, item 7: shards that hold no unit leave nothing to
+/// recount, which is not a success.
+#[test]
+fn verify_refuses_shards_that_hold_no_unit() {
+    // n = 6 has fewer than 100 units to deal among 100 shards: the last
+    // holds none.
+    let dir = TempDir::new().unwrap();
+    let out = run(
+        &[
+            "count",
+            "6",
+            "--shard",
+            "99/100",
+            "--out-dir",
+            dir.path().to_str().unwrap(),
+            "-q",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{out:?}");
+    let record: Value =
+        serde_json::from_slice(&fs::read(file(dir.path(), 99, 100)).unwrap()).unwrap();
+    assert_eq!(record["units"].as_array().unwrap().len(), 0);
+    let out = run(
+        &["verify", dir.path().to_str().unwrap(), "--sample", "100%"],
+        &[],
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    assert!(
+        err.contains("nothing to verify: the files hold no unit's count"),
+        "{err}"
+    );
+}

@@ -435,3 +435,63 @@ fn one_pool_serves_many_counts() {
         }
     }
 }
+
+/// Every unit's count, of every engine and cross-check stage, is a
+/// multiple of its weight and within the plan's bound, as
+/// `Plan::check_count` demands of a journal's or a shard's record; the
+/// same count one off, or past the bound, is refused with its reason.
+/// See: issue 32 (a count of 203 for a weight-8 unit was accepted).
+#[test]
+fn every_units_count_keeps_to_its_weight_and_the_bound() {
+    for engine in ENGINES.into_iter().chain(Engine::CROSS_CHECKS) {
+        for n in (1..=14).filter(|&n| engine.covers(n)) {
+            let plan = plan(n, engine);
+            let count = Counter::new(n).engine(engine).threads(2).run().unwrap();
+            let mut weights = std::collections::BTreeSet::new();
+            for &(id, solutions) in &count.unit_counts {
+                assert_eq!(plan.check_count(id, solutions), Ok(()), "{engine} n = {n}");
+                let weight = plan.unit(id).unwrap().weight;
+                weights.insert(weight);
+                if weight > 1 {
+                    let why = plan.check_count(id, solutions + 1).unwrap_err();
+                    assert!(
+                        matches!(why, queens::Impossible::NotAMultiple { .. }),
+                        "{engine} n = {n} unit {id}: {why}"
+                    );
+                }
+            }
+            assert_eq!(plan.max_unit_count(), known::total(n).unwrap());
+            let past = plan.max_unit_count() + 8;
+            let why = plan.check_count(0, past);
+            assert!(
+                plan.is_empty()
+                    || matches!(
+                        why,
+                        Err(queens::Impossible::TooLarge { .. }
+                            | queens::Impossible::NotAMultiple { .. })
+                    ),
+                "{engine} n = {n}: {why:?}"
+            );
+        }
+    }
+    let plan = plan(16, Engine::Constellations);
+    let id = (0..plan.len() as u32)
+        .find(|&id| plan.unit(id).unwrap().weight == 8)
+        .unwrap();
+    assert_eq!(
+        plan.check_count(id, 203).unwrap_err().to_string(),
+        format!("unit {id}: count 203 is not a multiple of its weight 8")
+    );
+    for huge in [10u128.pow(30), u128::from(u64::MAX) + 1] {
+        let why = plan.check_count(id, huge).unwrap_err().to_string();
+        assert!(
+            why.contains("is more than any unit of n = 16 can have"),
+            "{why}"
+        );
+    }
+    // Past the OEIS table the bound is n!: 28! is about 3.05 x 10^29.
+    let plan = Plan::new(28, Engine::Mirror, &Config::default()).unwrap();
+    assert_eq!(plan.max_unit_count(), (2..=28u128).product::<u128>());
+    let why = plan.check_count(0, 10u128.pow(30)).unwrap_err().to_string();
+    assert!(why.contains("n!"), "{why}");
+}

@@ -171,8 +171,9 @@ fn a_shard_twice_confirms_equal_counts_and_refuses_different_ones() {
         let mut copy = set[2].clone();
         let (_, file) = &mut copy;
         let last = file.units.len() - 1;
-        file.units[last].1 += 1;
-        file.total = (file.total.parse::<u128>().unwrap() + 1).to_string();
+        // By 8, a multiple of any weight: a count the unit could have.
+        file.units[last].1 += 8;
+        file.total = (file.total.parse::<u128>().unwrap() + 8).to_string();
         copy.0 = "changed".to_owned();
         set.push(copy);
     });
@@ -288,4 +289,57 @@ fn the_digest_is_the_sha256_of_the_canonical_csv() {
         shard::digest(&shard::units_csv(&plan, &other.counts)),
         digest
     );
+}
+
+/// A count no unit can have is refused even when the forger fixed the
+/// file's total to match: one not a multiple of the unit's weight, and
+/// one past the most a unit of the board can count. The file contributes
+/// nothing. See: issue 32.
+#[test]
+fn a_count_no_unit_can_have_is_refused_with_its_total_fixed() {
+    let plan = plan(13, Engine::Constellations);
+    let counts = unit_counts(&plan);
+    let forge = |change: &dyn Fn(u32, u64) -> u64| {
+        let mut set = files(&plan, 4, &counts);
+        let file = &mut set[0].1;
+        let at = (file.units.iter())
+            .position(|&(id, _)| plan.unit(id).unwrap().weight == 8)
+            .expect("shard 0 has a unit of weight 8");
+        let (id, count) = file.units[at];
+        file.units[at].1 = change(id, count);
+        let total: u128 = file.units.iter().map(|&(_, c)| u128::from(c)).sum();
+        file.total = total.to_string();
+        (id, shard::merge(&plan, &set))
+    };
+    // The forged file is left out: its shard is missing.
+    let first_problem = |merged: &shard::Merge| {
+        assert_eq!(merged.problems.len(), 2, "{:?}", merged.problems);
+        assert!(matches!(&merged.problems[1], Problem::Missing { missing, .. } if missing == &[0]));
+        merged.problems[0].clone()
+    };
+    let (id, merged) = forge(&|_, count| count + 203);
+    let problem = &first_problem(&merged);
+    assert!(matches!(
+        problem,
+        Problem::Impossible { files: 1, example, .. } if example == "shard-0000-of-0004.json"
+    ));
+    let text = problem.to_string();
+    assert!(text.contains("damaged or forged"), "{text}");
+    assert!(
+        text.contains(&format!("unit {id}: count "))
+            && text.contains("not a multiple of its weight 8"),
+        "{text}"
+    );
+    assert_eq!(merged.shards_present, 3);
+    for huge in [u64::MAX, u64::MAX - 7] {
+        let (_, merged) = forge(&|_, _| huge);
+        let text = first_problem(&merged).to_string();
+        assert!(
+            text.contains("not a multiple") || text.contains("more than any unit of n = 13"),
+            "{text}"
+        );
+    }
+    let (_, merged) = forge(&|_, _| u64::MAX - 7);
+    let text = first_problem(&merged).to_string();
+    assert!(text.contains("more than any unit of n = 13"), "{text}");
 }

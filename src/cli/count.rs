@@ -488,12 +488,12 @@ impl<'a> Request<'a> {
     ) -> anyhow::Result<Opened> {
         match Journal::open(path, plan, ids, self.lock_wait) {
             Ok(opened) => {
-                if let Some((line, bytes)) = opened.cut
+                if let Some((line, bytes, damage)) = &opened.cut
                     && !self.args.quiet
                 {
                     eprintln!(
-                        "queens: warning: {} was damaged from line {line} on ({bytes} bytes, a \
-                         torn or corrupt record): cut there; those units will be counted again",
+                        "queens: warning: {} was damaged from line {line} on ({bytes} bytes; \
+                         line {line}: {damage}): cut there; those units will be counted again",
                         path.display()
                     );
                 }

@@ -82,8 +82,9 @@ pub struct Opened {
     pub journal: Journal,
     /// The units it holds, in id order.
     pub done: Vec<(u32, u128)>,
-    /// A damaged tail that was cut: its first line and its length in bytes.
-    pub cut: Option<(usize, usize)>,
+    /// A damaged tail that was cut: its first line, its length in bytes,
+    /// and what is wrong with that line.
+    pub cut: Option<(usize, usize, journal::Damage)>,
 }
 
 /// Why a journal cannot be used.
@@ -130,13 +131,13 @@ impl Journal {
                 // than only that it is too long.
                 let mut head = Vec::new();
                 let _ = (&file).take(1 << 10).read_to_end(&mut head);
-                if let Err(refusal) = Replay::read(&head, &header, plan.len()) {
+                if let Err(refusal) = Replay::read(&head, plan) {
                     return Err(refuse(refusal));
                 }
                 return Err(unusable(too_long));
             }
         };
-        let replay = Replay::read(&bytes, &header, plan.len()).map_err(refuse)?;
+        let replay = Replay::read(&bytes, plan).map_err(refuse)?;
         let left = match target {
             Some(ids) => ids
                 .iter()
@@ -172,7 +173,8 @@ impl Journal {
             let unused = bytes.iter().rev().take_while(|&&b| b == 0).count();
             let line = replay
                 .bad_line
-                .map(|l| (l, bytes.len() - unused - replay.good_len));
+                .zip(replay.damage.clone())
+                .map(|(l, damage)| (l, bytes.len() - unused - replay.good_len, damage));
             (replay.good_len, line)
         };
         // Cut any damage off, then make room for a record per unit this
@@ -470,7 +472,7 @@ mod tests {
         journal.append(1, 4);
         assert_eq!(journal.sync_and_hold().1, 1);
         assert_eq!(std::fs::read(&path).unwrap(), closed);
-        let replay = queens::journal::Replay::read(&closed, &Header::of(&plan), plan.len());
+        let replay = queens::journal::Replay::read(&closed, &plan);
         assert_eq!(replay.map(|r| r.done), Ok(vec![(0, 4)]));
     }
 }

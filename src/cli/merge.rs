@@ -1,8 +1,10 @@
 //! `queens merge DIR|FILES...`: puts the shards of a run together and
 //! prints the total only once the library has proven that every unit of
 //! this build's plan is there exactly once. Each kind of problem is one
-//! line on stderr, with counts and an example; exit 1 for an incomplete or
-//! inconsistent set, 3 for a total that differs from OEIS.
+//! line on stderr, with counts and an example; exit 2 when there is no
+//! set to merge (no path holds a shard result this build can read), 1 for
+//! an incomplete or inconsistent set, 3 for a total that differs from
+//! OEIS.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,10 +15,10 @@ use queens::shard::{self, Merge};
 use queens::{Plan, known};
 use serde::Serialize;
 
-use super::exit::EXIT_MISMATCH;
+use super::exit::{EXIT_MISMATCH, EXIT_USAGE};
 use super::files::{Input, Output};
-use super::report::{Form, Human, Report, mismatch};
-use super::shard::{gather, plan_of, read};
+use super::report::{Form, Human, Report, disagreement};
+use super::shard::{gather, read};
 
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
@@ -109,24 +111,16 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             unreadable.len()
         ));
     }
-    let Some(reference) = shard::reference(&files) else {
-        return fail(&problems);
-    };
-    let plan = match plan_of(&files[reference].1) {
-        Ok(plan) => plan,
-        Err(why)
-            if why
-                .downcast_ref::<queens::Error>()
-                .is_some_and(|e| matches!(e, queens::Error::Memory { .. })) =>
-        {
-            return Err(why);
-        }
+    let (plan, merge) = match shard::merge_files(&files, super::memory::available()?) {
+        Ok(Some(merged)) => merged,
+        Ok(None) => return fail(&problems),
+        Err(refusal @ queens::Error::Memory { .. }) => return Err(refusal.into()),
         Err(why) => {
+            let reference = shard::reference(&files).expect("a plan was built for a file");
             problems.push(format!("{}: {why}", files[reference].0));
             return fail(&problems);
         }
     };
-    let merge = shard::merge(&plan, &files);
     problems.extend(merge.problems.iter().map(ToString::to_string));
     let consistent = unreadable.is_empty() && merge.is_consistent();
     let complete = unreadable.is_empty() && merge.is_complete();
@@ -175,11 +169,18 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     }
 
     if record.matches_known == Some(false) {
-        mismatch(&format!(
-            "for n = {}: the shards add up to {} but OEIS A000170 says {}",
+        // Every file passed merge's checks, which a forger who fixes a
+        // file's total passes too: the files are the first suspects, not
+        // queens.
+        disagreement(&format!(
+            "for n = {}: the shards add up to {} but OEIS A000170 says {}. A shard result is \
+             damaged or forged (with its total made to fit), or was counted on a faulty \
+             machine: find which units are wrong with 'queens verify {} --sample 100%' and \
+             count their shards again",
             plan.n(),
             merge.total,
-            record.known.as_deref().unwrap_or_default()
+            record.known.as_deref().unwrap_or_default(),
+            shown_paths(&args.paths),
         ));
         return Ok(ExitCode::from(EXIT_MISMATCH));
     }
@@ -252,10 +253,18 @@ fn work_present(plan: &Plan, merge: &Merge) -> f64 {
     }
 }
 
-/// No merge at all: the problems, and exit 1.
+/// No merge at all (no file could be read as a shard result, or their
+/// plan is not one this build makes): the problems, and exit 2, as for
+/// any input that is not what it should be.
 fn fail(problems: &[String]) -> anyhow::Result<ExitCode> {
     for line in problems {
         eprintln!("queens: {line}");
     }
-    Ok(ExitCode::FAILURE)
+    Ok(ExitCode::from(EXIT_USAGE))
+}
+
+/// The paths as given, for a command to paste: `DIR`, or `A B ...`.
+fn shown_paths(paths: &[PathBuf]) -> String {
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    shown.join(" ")
 }

@@ -248,7 +248,7 @@ pub fn verdict(matches_known: Option<bool>, known: Option<u128>) -> String {
 }
 
 /// Where a mismatch is queens's to answer for.
-const REPORT_IT: &str = "this is a bug in queens or a hardware fault: please report it";
+const REPORT_IT: &str = "a bug in queens or a hardware fault: please report it";
 
 /// Says loudly on stderr that `what` disagrees: the one message for every
 /// kind of mismatch queens must answer for.
@@ -263,7 +263,7 @@ fn journal_mismatch(what: &str, journal: &str, resumed: usize, units: Option<usi
     disagreement(&format!(
         "{what}. {resumed}{of} units came from the journal {journal}, which may hold damaged or \
          forged records: recount them with 'queens verify --journal {journal} --sample 100%', \
-         or count again without it. If they agree, {REPORT_IT}"
+         or count again without it. If they agree, this is {REPORT_IT}"
     ));
 }
 

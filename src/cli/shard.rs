@@ -7,11 +7,10 @@
 //! Shard files are read here too, for `merge` and `verify`: whatever a
 //! file says is checked by the library before it is believed.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use queens::shard::{Assignment, ShardFile, ShardId};
+use queens::shard::{self, Assignment, ShardFile, ShardId};
 use queens::{Config, Engine, Plan};
 
 use super::UsageError;
@@ -83,9 +82,7 @@ pub fn finish(
 ) -> anyhow::Result<ShardFile> {
     let file = ShardFile::new(plan, prepared.shard.index, prepared.shard.of, unit_counts)
         .with_journal_units(from_journal);
-    let mut bytes = serde_json::to_vec(&file)?;
-    bytes.push(b'\n');
-    Output::new(&prepared.result, "the shard result", &[])?.write(&bytes)?;
+    Output::new(&prepared.result, "the shard result", &[])?.write(&file.to_json())?;
     match std::fs::remove_file(&prepared.journal) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             return Err(e).with_context(|| {
@@ -100,12 +97,6 @@ pub fn finish(
     Ok(file)
 }
 
-/// This build's plan for the run `file` belongs to, or why there is none
-/// (the library's [`queens::Error`] when it refused the plan).
-pub fn plan_of(file: &ShardFile) -> anyhow::Result<Plan> {
-    Ok(file.plan(super::memory::available()?)?)
-}
-
 /// Why a file could not be read as a shard result: one line.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {why}")]
@@ -114,21 +105,11 @@ pub struct Unreadable {
     pub why: String,
 }
 
-/// The most bytes a shard file may hold. A unit's entry takes at most 34
-/// bytes (`[4294967295,18446744073709551615],`), so one shard holding all
-/// 4,056,746 units of n = 23's join, the largest plan this build counts,
-/// is at most 138 MB; anything longer is refused before it is read.
-const MAX_SHARD_FILE: u64 = 256 << 20;
-
-/// The longest a text field of a shard file may be (an engine's name, a
-/// version, a plan hash, a total of up to 39 digits): longer ones are not
-/// a shard result, and are never echoed into a message.
-const MAX_FIELD: usize = 100;
-
 /// Reads one shard file; anything that is not a whole shard result (a
 /// truncated file, garbage, another program's JSON, a FIFO or a device, a
 /// file far longer than any result) is refused with what is wrong, in
-/// one line of reasonable length.
+/// one line of reasonable length. The bytes are the library's to judge
+/// ([`ShardFile::from_json`]).
 pub fn read(path: &Path) -> Result<ShardFile, Unreadable> {
     let unreadable = |why: String| Unreadable {
         path: path.display().to_string(),
@@ -136,74 +117,13 @@ pub fn read(path: &Path) -> Result<ShardFile, Unreadable> {
     };
     let file = files::open_input(path, "a shard result", false, false).map_err(unreadable)?;
     let size = file.metadata().map_or(0, |m| m.len());
-    if size > MAX_SHARD_FILE {
+    if size > shard::MAX_FILE_LEN {
         return Err(unreadable(format!(
-            "it holds {size} bytes, more than any shard result ({MAX_SHARD_FILE} at most)"
+            "it holds {size} bytes, more than any shard result ({} at most)",
+            shard::MAX_FILE_LEN
         )));
     }
-    // Read as a stream: garbage is refused at its first wrong byte, and
-    // nothing past the cap is ever read.
-    let reader = std::io::BufReader::new(file.take(MAX_SHARD_FILE));
-    let parsed = serde_json::from_reader::<_, ShardFile>(reader).map_err(|e| {
-        let why = if e.is_io() {
-            format!("cannot be read: {e}")
-        } else if e.is_eof() {
-            "it is cut short (a truncated file)".to_owned()
-        } else if e.to_string().starts_with("number out of range") {
-            format!("a number in it is too large ({})", clip(&e.to_string()))
-        } else if e.is_syntax() {
-            format!("it is not JSON ({})", clip(&e.to_string()))
-        } else {
-            format!("it is not a queens shard result ({})", clip(&e.to_string()))
-        };
-        unreadable(why)
-    })?;
-    check_fields(&parsed).map_err(unreadable)?;
-    Ok(parsed)
-}
-
-/// Refuses a parsed file whose text fields no shard result has: too long
-/// to be what they claim, or a total that is not a decimal number.
-fn check_fields(file: &ShardFile) -> Result<(), String> {
-    for (field, value) in [
-        ("format", &file.format),
-        ("engine", &file.engine),
-        ("version", &file.version),
-        ("plan", &file.plan),
-        ("assignment", &file.assignment),
-        ("total", &file.total),
-    ] {
-        if value.len() > MAX_FIELD {
-            return Err(format!(
-                "it is not a queens shard result (its {field} is {} characters long)",
-                value.len()
-            ));
-        }
-    }
-    if file.journal_units.len() > file.units.len() {
-        return Err(format!(
-            "it is not a queens shard result (it lists {} units from a journal, but holds {})",
-            file.journal_units.len(),
-            file.units.len()
-        ));
-    }
-    if file.total.parse::<u128>().is_err() || !file.total.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "it is not a queens shard result (its total '{}' is not a whole number of at most \
-             39 digits)",
-            file.total
-        ));
-    }
-    Ok(())
-}
-
-/// `text` cut to a length that fits a line, marked where it was cut.
-fn clip(text: &str) -> String {
-    const KEEP: usize = 120;
-    match text.char_indices().nth(KEEP) {
-        Some((at, _)) => format!("{}... ({} bytes in all)", &text[..at], text.len()),
-        None => text.to_owned(),
-    }
+    ShardFile::from_json(file).map_err(|why| unreadable(why.to_string()))
 }
 
 /// The shard files `paths` name: files as given, and every
@@ -215,7 +135,9 @@ pub fn gather(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     for path in paths {
         if path.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("reading the directory {}", path.display()))?
+                .map_err(|e| {
+                    UsageError(format!("cannot read the directory {}: {e}", path.display()))
+                })?
                 .filter_map(Result::ok)
                 .map(|entry| entry.path())
                 .filter(|p| {

@@ -28,7 +28,7 @@ use super::args::parse_threads;
 use super::exit::EXIT_MISMATCH;
 use super::files;
 use super::report::{Form, Human, Report, disagreement};
-use super::shard::{gather, plan_of, read};
+use super::shard::{gather, read};
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
@@ -134,6 +134,11 @@ struct Claims {
 }
 
 pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    // The recount may take hours: with nowhere for its verdict to go,
+    // refuse before it starts, not after.
+    if super::stdout::closed_at_start() {
+        return Err(super::stdout::closed_error().into());
+    }
     let threads = super::args::threads(args.threads)?;
     let claims = match &args.journal {
         Some(path) => from_journal(path, args.json)?,
@@ -246,9 +251,15 @@ fn from_shards(paths: &[PathBuf]) -> anyhow::Result<Claims> {
         let file = read(&path).map_err(|e| super::UsageError(e.to_string()))?;
         files.push((path.display().to_string(), file));
     }
-    let reference = shard::reference(&files).context("no shard results given")?;
-    let plan = plan_of(&files[reference].1)?;
-    let merge = shard::merge(&plan, &files);
+    // Files whose plan this build cannot make are bad input, as merge
+    // says (exit 2); a plan too big for this machine is the memory
+    // refusal every command gives.
+    let (plan, merge) = shard::merge_files(&files, super::memory::available()?)
+        .map_err(|e| match e {
+            queens::Error::Memory { .. } => anyhow::Error::from(e),
+            e => super::UsageError(format!("cannot verify the files: {e}")).into(),
+        })?
+        .context("no shard results given")?;
     if !merge.is_consistent() {
         for problem in &merge.problems {
             eprintln!("queens: {problem}");
@@ -257,6 +268,13 @@ fn from_shards(paths: &[PathBuf]) -> anyhow::Result<Claims> {
             "the files are not consistent: run 'queens merge' and fix what it says before \
              verifying"
         );
+    }
+    if merge.units_present() == 0 {
+        return Err(super::UsageError(
+            "nothing to verify: the files hold no unit's count (every shard there is empty)"
+                .to_owned(),
+        )
+        .into());
     }
     let mut first: Vec<u32> = files
         .iter()
@@ -285,6 +303,9 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
         .take(1 << 10)
         .read_to_end(&mut head)
         .map_err(|e| usage(e.to_string()))?;
+    if head.len() < 1 << 10 && journal::is_torn_header(&head) {
+        return Err(usage(journal::Refusal::TornHeader.to_string()).into());
+    }
     let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
     let described = std::str::from_utf8(line)
         .map_err(|_| journal::Refusal::NotAJournal)
@@ -299,9 +320,16 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     let config = Config::default()
         .with_split_depth(described.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
-    let plan = Plan::new(described.n, engine, &config)
-        .with_context(|| format!("rebuilding the plan of {shown}"))?;
-    let header = journal::Header::of(&plan);
+    // A header naming a plan this build cannot make (n = 99, a split of
+    // 9) is bad input like any other bad header (exit 2); a plan too big
+    // for this machine is the memory refusal every command gives.
+    let plan = Plan::new(described.n, engine, &config).map_err(|e| match e {
+        queens::Error::Memory { .. } => anyhow::Error::from(e),
+        e => usage(format!(
+            "its header names a plan this build cannot make: {e}"
+        ))
+        .into(),
+    })?;
     (&file)
         .seek(std::io::SeekFrom::Start(0))
         .map_err(|e| usage(e.to_string()))?;
@@ -311,13 +339,30 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
         journal::max_len(plan.len()),
     )
     .map_err(usage)?;
-    let replay = Replay::read(&bytes, &header, plan.len()).map_err(|r| usage(r.to_string()))?;
-    if let Some(line) = replay.bad_line
+    let replay = Replay::read(&bytes, &plan).map_err(|r| usage(r.to_string()))?;
+    let damage = replay.bad_line.zip(replay.damage.as_ref());
+    if replay.done.is_empty() {
+        // Nothing checks out: recounting nothing would prove nothing.
+        let why = match damage {
+            None => "it holds no records yet (a count with --checkpoint writes one as each unit \
+                     finishes)"
+                .to_owned(),
+            Some((line, damage)) => format!(
+                "none of its {} record(s) can be trusted: line {line}, the first, is damaged \
+                 ({damage}), and nothing after a damaged line is trusted",
+                replay.untrusted
+            ),
+        };
+        return Err(super::UsageError(format!("nothing to verify in {shown}: {why}")).into());
+    }
+    if let Some((line, damage)) = damage
         && !quiet
     {
         eprintln!(
-            "queens: warning: {shown} is damaged from line {line} on: the records from there \
-             are not verified (a count resumed from it would recount them)"
+            "queens: warning: {shown} is damaged from line {line} on (line {line}: {damage}): \
+             the {} record(s) from there are not verified (a count resumed from it would \
+             recount them)",
+            replay.untrusted
         );
     }
     let mut counts = vec![None; plan.len()];

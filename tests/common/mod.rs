@@ -94,26 +94,34 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     !crc
 }
 
-/// A temporary folder with a 64 KiB tmpfs mounted on it, to fill the disk
-/// without touching the machine's own; `None` (saying why) where that needs
-/// root or the machine will not mount one. Unmount it before it is dropped.
-pub fn small_tmpfs() -> Option<tempfile::TempDir> {
+/// Asserts that the tests run as root, for a test marked
+/// `#[ignore = "needs root"]` (CI runs them: `.ci/run`), so that one run
+/// by hand as another user fails saying why instead of passing unchecked.
+pub fn needs_root(what: &str) {
     use std::os::unix::fs::MetadataExt;
-    if std::fs::metadata("/proc/self").map_or(true, |m| m.uid() != 0) {
-        eprintln!("skipped: mounting a small tmpfs needs root");
-        return None;
-    }
+    assert!(
+        std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0),
+        "{what} needs root: run this ignored test as root (CI does)"
+    );
+}
+
+/// A temporary folder with a 64 KiB tmpfs mounted on it, to fill the disk
+/// without touching the machine's own (root only: see [`needs_root`]).
+/// Unmount it before it is dropped.
+pub fn small_tmpfs() -> tempfile::TempDir {
+    needs_root("mounting a small tmpfs");
     let dir = tempfile::tempdir().unwrap();
     let mounted = std::process::Command::new("mount")
         .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
         .arg(dir.path())
         .status()
         .is_ok_and(|status| status.success());
-    if !mounted {
-        eprintln!("skipped: this machine would not mount a tmpfs");
-        return None;
-    }
-    Some(dir)
+    assert!(
+        mounted,
+        "this machine would not mount a tmpfs on {:?}",
+        dir.path()
+    );
+    dir
 }
 
 /// The mirror engine's count of `n` on the calling thread, with `config`'s
