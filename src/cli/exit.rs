@@ -6,8 +6,8 @@
 //! | code | meaning |
 //! |------|---------|
 //! | 0 | success, a closed pipe (`\| head`) included |
-//! | 1 | a runtime failure; for `one` and `check`, no solution or an invalid board; for `merge`, an incomplete or inconsistent set |
-//! | 2 | bad usage or unreadable input (clap uses the same), a plan too big for this machine |
+//! | 1 | a runtime failure; for `one` and `check`, no solution or an invalid board; for `merge` and `verify`, an incomplete or inconsistent set of shards |
+//! | 2 | bad usage, unreadable or damaged input (clap uses the same), nothing to merge or verify, a plan too big for this machine |
 //! | 3 | a count that disagrees: with the OEIS, with a second engine, or (`verify`) with the files or journal recounted |
 //! | 128 + S | stopped by signal S, what was counted kept (130 for Ctrl-C): [`super::signals`] |
 
@@ -19,8 +19,9 @@ pub const TABLE: &str = "\
 Exit codes (every command):
   0      success (a closed pipe, as with '| head', included)
   1      a runtime failure; no solution or an invalid board (one, check);
-         an incomplete or inconsistent set of shards (merge)
-  2      bad usage, unreadable input, or a plan too big for this machine
+         an incomplete or inconsistent set of shards (merge, verify)
+  2      bad usage, unreadable or damaged input, nothing to merge or
+         verify, or a plan too big for this machine
   3      a count that disagrees: with the OEIS, with a second engine, or
          (verify) with the files or journal recounted
   128+S  stopped by signal S, what was counted kept (130 for Ctrl-C)";
