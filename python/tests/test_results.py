@@ -3,6 +3,7 @@ converts to a dict, and takes part in `match`. See: issue 33."""
 
 import copy
 import pickle
+import sys
 
 import pytest
 
@@ -48,23 +49,30 @@ def test_asdict_gives_the_fields(make, fields):
     assert list(type(value).__match_args__) == [f for f in fields if f in type(value).__match_args__]
 
 
+MATCHES = """
+match queens.count(12, unique=True):
+    case queens.UniqueCount(total, unique, half_turn, quarter_turn, classes):
+        assert (total, unique, half_turn, quarter_turn) == (14200, 1787, 80, 8)
+        assert classes == {8: 1765, 4: 18, 2: 4}
+    case _:
+        raise AssertionError("no match")
+match queens.check([0, 1]):
+    case queens.Conflict(first, second, line="diagonal"):
+        assert (first, second) == ((0, 0), (1, 1))
+    case _:
+        raise AssertionError("no match")
+match queens.plan(10, engine="mirror")[3]:
+    case queens.Unit(id=3, weight=w):
+        assert w in (1, 2, 4, 8)
+    case _:
+        raise AssertionError("no match")
+"""
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="match is Python 3.10's")
 def test_match_takes_results_apart():
-    match queens.count(12, unique=True):
-        case queens.UniqueCount(total, unique, half_turn, quarter_turn, classes):
-            assert (total, unique, half_turn, quarter_turn) == (14200, 1787, 80, 8)
-            assert classes == {8: 1765, 4: 18, 2: 4}
-        case _:
-            pytest.fail("no match")
-    match queens.check([0, 1]):
-        case queens.Conflict(first, second, line="diagonal"):
-            assert (first, second) == ((0, 0), (1, 1))
-        case _:
-            pytest.fail("no match")
-    match queens.plan(10, engine="mirror")[3]:
-        case queens.Unit(id=3, weight=w):
-            assert w in (1, 2, 4, 8)
-        case _:
-            pytest.fail("no match")
+    # Compiled here, so that the module still loads on Python 3.9.
+    exec(compile(MATCHES, "matches", "exec"), {"queens": queens})
 
 
 def test_results_convert_for_pandas_and_json():
