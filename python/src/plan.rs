@@ -316,7 +316,7 @@ impl PlanUnits {
 /// The plan of `n` with `engine`, made with the package's config (the
 /// memory limit) and, for the mirror engine, `split_depth` rows a unit.
 fn make(py: Python<'_>, n: u32, engine: Engine, split_depth: Option<u32>) -> PyResult<Plan> {
-    let mut config = runner::config()?;
+    let mut config = runner::config(py)?;
     if let Some(rows) = split_depth {
         config = config.with_split_depth(rows);
     }
