@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
 use queens::{Line, MAX_N, MAX_READ_N, ReadError};
 
+use crate::construction::Construction;
 use crate::errors::{BoardFormatError, board_size, to_py};
 
 /// The forms a board is given in.
@@ -232,6 +233,21 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
     }
     if let Ok(bytes) = board.cast::<PyBytes>() {
         return check_text(bytes.as_bytes());
+    }
+    if let Ok(built) = board.cast::<Construction>() {
+        // Its columns as they are, not as a billion Python ints.
+        let cols = built.get().to_vec();
+        let n = cols.len();
+        if let Some((row, col)) = cols.iter().enumerate().find(|&(_, &c)| c as usize >= n) {
+            return Err(BoardFormatError::new_err(format!(
+                "row {row} has its queen in column {col}: a board of {n} rows has columns 0 to {}",
+                n - 1
+            )));
+        }
+        let conflict = board
+            .py()
+            .detach(|| queens::first_conflict_in_columns(&cols));
+        return Ok(conflict.map(Conflict::from));
     }
     let Ok(items) = board.try_iter() else {
         let kind = board.get_type().name()?;

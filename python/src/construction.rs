@@ -54,6 +54,11 @@ impl Construction {
         self.start == 0 && self.step == 1 && self.len == i64::from(self.board.n())
     }
 
+    /// The entries, all at once.
+    pub fn to_vec(&self) -> Vec<u32> {
+        self.columns().collect()
+    }
+
     /// The entries, in order.
     fn columns(&self) -> impl Iterator<Item = u32> + '_ {
         (0..self.len).map(|k| self.at(k))

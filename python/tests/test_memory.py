@@ -48,6 +48,13 @@ def test_one_is_the_tuple_it_stands_for(n):
     assert isinstance(board, collections.abc.Sequence)
 
 
+def test_check_reads_a_construction_as_its_columns():
+    assert queens.check(queens.one(10**6)) is None
+    with pytest.raises(queens.BoardFormatError, match="row 1 has its queen in column 5: a board of 4 rows"):
+        queens.check(queens.one(8)[::2])
+    assert queens.check(queens.one(4)[::-1]) is None
+
+
 def test_one_exports_its_columns_as_bytes():
     import array
 
