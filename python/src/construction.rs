@@ -219,11 +219,15 @@ impl Construction {
             return Ok((whole.0, whole.1.cast_into()?));
         }
         let full = whole.0.call1((self.board.n(),))?;
-        let stop = self.start + self.len * self.step;
+        // An empty view may start off the board: any empty slice will do.
+        let (start, step) = if self.len == 0 {
+            (0, 1)
+        } else {
+            (self.start, self.step)
+        };
+        let stop = start + self.len * step;
         let stop = (stop >= 0).then_some(stop);
-        let slice = py
-            .get_type::<PySlice>()
-            .call1((self.start, stop, self.step))?;
+        let slice = py.get_type::<PySlice>().call1((start, stop, step))?;
         let getitem = py.import("operator")?.getattr("getitem")?;
         Ok((getitem, (full, slice).into_pyobject(py)?))
     }

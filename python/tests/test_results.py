@@ -16,6 +16,7 @@ RESULTS = {
     "Plan": lambda: queens.plan(12, engine="mirror"),
     "Construction": lambda: queens.one(100),
     "Construction slice": lambda: queens.one(101)[90:3:-7],
+    "Construction, empty": lambda: queens.one(5)[::-1][9:],
 }
 
 
