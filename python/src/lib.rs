@@ -34,9 +34,10 @@ use crate::runner::Request;
 ///
 /// ``engine`` is ``"join"``, ``"mirror"`` or ``"constellations"`` (by
 /// default the fastest for n); ``threads`` the number of threads (by
-/// default the package's pool, one per core, rebuilt in a forked child). ``progress``, if given, is
-/// called as ``progress(units_done, units_total, solutions_so_far)`` at most
-/// four times a second on the calling thread, and once more at the end.
+/// default the package's pool, one per core, rebuilt in a forked child).
+/// ``progress``, if given, is called as ``progress(units_done,
+/// units_total, solutions_so_far)`` at most four times a second on the
+/// calling thread, and once more at the end.
 /// Ctrl-C (``KeyboardInterrupt``) stops a count in about a second or less
 /// (the units under way stop at their next piece; the join's run whole,
 /// seconds to minutes each past n = 24) and raises, with no thread of the

@@ -1,7 +1,8 @@
 //! `count` and `count_units`: a count on the package's pool ([`pool`],
 //! safe in a forked child) with the GIL released, refused up front when it
-//! would not fit in the memory the command line would allow it. The calling thread waits in short naps, and between two naps
-//! it takes the GIL to look for Ctrl-C and to call the progress callback,
+//! would not fit in the memory the command line would allow it. The
+//! calling thread waits in short naps, and between two naps it takes the
+//! GIL to look for Ctrl-C and to call the progress callback,
 //! so Python's signal handlers run during a count of hours and the callback
 //! runs on the thread that passed it.
 
@@ -54,7 +55,8 @@ pub fn parse_engine(name: &str) -> PyResult<Engine> {
 /// The config every plan and count of the package is made with: the
 /// library's defaults and the command line's memory limit (see
 /// `src/cli/memory.rs`: what the machine has available, or
-/// `QUEENS_MEMORY_LIMIT`, read at each call).
+/// `QUEENS_MEMORY_LIMIT`). The `Python` token is the proof that the GIL is
+/// held, as the lock below needs (see `pool.rs` on forks and locks).
 ///
 /// # Errors
 /// `InputError` when `QUEENS_MEMORY_LIMIT` is neither bytes nor `none`.
@@ -73,7 +75,6 @@ static MACHINE: Mutex<Option<(Instant, Option<u64>)>> = Mutex::new(None);
 /// 0.1 to 0.4 ms on a busy machine, ten times a small count's call
 /// (`count(1)`: 0.16 to 0.47 ms a call against 0.04 to 0.05 ms). The
 /// variable, when set, is read at every call, and costs nothing more.
-/// Called with the GIL held (see `pool.rs` on forks and locks).
 fn memory_limit() -> PyResult<Option<u64>> {
     let read =
         || crate::cli::memory::available().map_err(|err| InputError::new_err(format!("{err:#}")));
