@@ -7,14 +7,22 @@ hardware allows: the Python face of the Rust library ``queens``.
 >>> next(queens.solutions(4, format="leetcode"))
 ['.Q..', '...Q', 'Q...', '..Q.']
 
-Counting releases the GIL, runs on every core and stops on Ctrl-C. Boards
-are tuples of each row's queen column, counted from 0.
+Counting releases the GIL, runs on every core and stops on Ctrl-C; it
+works in a forked child as in the parent. Boards are tuples of each row's
+queen column, counted from 0.
+
+The distribution is ``queens-rs`` (``pip install queens-rs`` once
+published; ``pip install ./python`` from a checkout); it installs the
+``queens`` command too, also run as ``python -m queens``.
 """
+
+from collections.abc import Sequence as _Sequence
 
 from queens._errors import (
     BoardFormatError,
     BoardSizeError,
     InputError,
+    MemoryLimitError,
     NoSolutionError,
     QueensError,
 )
@@ -22,6 +30,7 @@ from queens._queens import (
     ENGINES,
     MAX_N,
     Conflict,
+    Construction,
     Plan,
     Solutions,
     Unit,
@@ -43,7 +52,9 @@ __all__ = [
     "BoardFormatError",
     "BoardSizeError",
     "Conflict",
+    "Construction",
     "InputError",
+    "MemoryLimitError",
     "NoSolutionError",
     "Plan",
     "QueensError",
@@ -60,3 +71,7 @@ __all__ = [
     "plan",
     "solutions",
 ]
+
+# A Construction has every method of a Sequence (len, indexing, slices,
+# iteration, reversed, in, index, count).
+_Sequence.register(Construction)

@@ -1,4 +1,5 @@
-"""The exceptions queens raises: one base class, ``ValueError`` for bad input.
+"""The exceptions queens raises: one base class, ``ValueError`` for bad input,
+``MemoryError`` for a count that would not fit in memory.
 
 Defined in Python, not in the extension, so that an input error can be both
 a ``QueensError`` and a ``ValueError`` (the extension raises these very
@@ -10,8 +11,8 @@ class QueensError(Exception):
     """Base class of every error queens raises on purpose.
 
     Raised as itself when a count cannot run for a reason that is not the
-    caller's input: the operating system refuses threads, a plan would need
-    more memory than the machine has, or an internal check fails.
+    caller's input: the operating system refuses threads, or an internal
+    check fails.
     """
 
 
@@ -36,7 +37,15 @@ class NoSolutionError(InputError):
     by ``one(3)``."""
 
 
+class MemoryLimitError(QueensError, MemoryError):
+    """A plan or a count that would need more memory than the limit: what
+    the machine has available (its free memory, the process's cgroup and
+    ``ulimit -v``, less 64 MiB), or ``QUEENS_MEMORY_LIMIT`` (bytes, or
+    ``none`` for no limit), as for the command line. The message gives the
+    estimate and the limit. Raised before anything large is built."""
+
+
 # Shown as `queens.InputError`, where users import them from.
-for _cls in (QueensError, InputError, BoardSizeError, BoardFormatError, NoSolutionError):
+for _cls in (QueensError, InputError, BoardSizeError, BoardFormatError, NoSolutionError, MemoryLimitError):
     _cls.__module__ = "queens"
 del _cls

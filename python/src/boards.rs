@@ -1,5 +1,5 @@
-//! The boards: `solutions` (a lazy iterator), `one` (a solution by
-//! construction, for any n) and `check` (one board, in any form).
+//! The boards: `solutions` (a lazy iterator) and `check` (one board, in
+//! any form); `one` is in `construction.rs`.
 //!
 //! A board is the tuple of its queens' columns, row by row, counted from 0,
 //! the form `solutions` yields and `check` takes back. `format="leetcode"`
@@ -8,9 +8,10 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyList, PyString, PyTuple};
-use queens::{Construction, Line, MAX_N, MAX_READ_N, ReadError};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyList, PyString, PyTuple};
+use queens::{Line, MAX_N, MAX_READ_N, ReadError};
 
+use crate::construction::Construction;
 use crate::errors::{BoardFormatError, board_size, to_py};
 
 /// The forms a board is given in.
@@ -37,7 +38,7 @@ impl Form {
     }
 
     /// `cols` in this form.
-    fn render<'py>(self, py: Python<'py>, cols: &[u32]) -> PyResult<Bound<'py, PyAny>> {
+    pub fn render<'py>(self, py: Python<'py>, cols: &[u32]) -> PyResult<Bound<'py, PyAny>> {
         let row = |col: u32| {
             let mut line = vec![b'.'; cols.len()];
             line[col as usize] = b'Q';
@@ -110,27 +111,6 @@ pub fn solutions(n: &Bound<'_, PyAny>, format: Option<&str>, unique: bool) -> Py
     Ok(Solutions { walk, form })
 }
 
-/// One solution of the n-board, built directly rather than searched, so it
-/// is instant for any n up to a billion. Raises ``NoSolutionError`` for
-/// n = 2 and 3, which have none. ``format`` as for ``solutions``.
-///
-/// >>> queens.one(8)
-/// (1, 3, 5, 7, 2, 0, 6, 4)
-#[pyfunction]
-#[pyo3(signature = (n, *, format = None))]
-pub fn one<'py>(
-    py: Python<'py>,
-    n: &Bound<'py, PyAny>,
-    format: Option<&str>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let n = board_size(n, "one", MAX_READ_N)?;
-    let form = Form::parse(format)?;
-    let cols: Vec<u32> = py
-        .detach(|| Construction::new(n).map(Iterator::collect))
-        .map_err(to_py)?;
-    form.render(py, &cols)
-}
-
 /// Two queens that attack each other, as ``check`` reports them.
 ///
 /// ``first`` and ``second`` are ``(row, column)`` pairs counted from 0, as
@@ -155,6 +135,29 @@ pub struct Conflict {
 
 #[pymethods]
 impl Conflict {
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str, &'static str) {
+        ("first", "second", "line")
+    }
+
+    /// The fields as a dict.
+    fn _asdict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("first", self.first)?;
+        dict.set_item("second", self.second)?;
+        dict.set_item("line", self.line)?;
+        Ok(dict)
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let rebuild = py.import("queens._queens")?.getattr("_conflict")?;
+        let args = (self.first, self.second, self.line, &self.message);
+        Ok((rebuild, args.into_pyobject(py)?))
+    }
+
     fn __str__(&self) -> &str {
         &self.message
     }
@@ -165,6 +168,27 @@ impl Conflict {
             self.first, self.second, self.line
         )
     }
+}
+
+/// A conflict rebuilt from its pickle (what ``Conflict.__reduce__``
+/// names): the fields and the message as the library wrote it.
+#[pyfunction]
+pub fn _conflict(
+    first: (u32, u32),
+    second: (u32, u32),
+    line: &str,
+    message: String,
+) -> PyResult<Conflict> {
+    let line = ["row", "column", "diagonal", "anti-diagonal"]
+        .into_iter()
+        .find(|&l| l == line)
+        .ok_or_else(|| crate::errors::InputError::new_err(format!("unknown line '{line}'")))?;
+    Ok(Conflict {
+        first,
+        second,
+        line,
+        message,
+    })
 }
 
 impl From<queens::Conflict> for Conflict {
@@ -209,6 +233,21 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
     }
     if let Ok(bytes) = board.cast::<PyBytes>() {
         return check_text(bytes.as_bytes());
+    }
+    if let Ok(built) = board.cast::<Construction>() {
+        // Its columns as they are, not as a billion Python ints.
+        let cols = built.get().to_vec();
+        let n = cols.len();
+        if let Some((row, col)) = cols.iter().enumerate().find(|&(_, &c)| c as usize >= n) {
+            return Err(BoardFormatError::new_err(format!(
+                "row {row} has its queen in column {col}: a board of {n} rows has columns 0 to {}",
+                n - 1
+            )));
+        }
+        let conflict = board
+            .py()
+            .detach(|| queens::first_conflict_in_columns(&cols));
+        return Ok(conflict.map(Conflict::from));
     }
     let Ok(items) = board.try_iter() else {
         let kind = board.get_type().name()?;

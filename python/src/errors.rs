@@ -1,5 +1,6 @@
 //! The library's errors as the Python exceptions of `queens/_errors.py`:
-//! one base class, `ValueError` subclasses for the caller's input.
+//! one base class, `ValueError` subclasses for the caller's input, a
+//! `MemoryError` subclass for a count the memory limit refuses.
 
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
@@ -10,6 +11,7 @@ pyo3::import_exception!(queens._errors, InputError);
 pyo3::import_exception!(queens._errors, BoardSizeError);
 pyo3::import_exception!(queens._errors, BoardFormatError);
 pyo3::import_exception!(queens._errors, NoSolutionError);
+pyo3::import_exception!(queens._errors, MemoryLimitError);
 
 /// The exception for a library error, with the library's one-line message.
 pub fn to_py(err: queens::Error) -> PyErr {
@@ -18,6 +20,7 @@ pub fn to_py(err: queens::Error) -> PyErr {
     match err {
         E::BoardSize { .. } | E::Rows { .. } => BoardSizeError::new_err(message),
         E::NoSolution(_) => NoSolutionError::new_err(message),
+        E::Memory { .. } => MemoryLimitError::new_err(message),
         E::SplitDepth { .. }
         | E::Threads(_)
         | E::Sample(_)

@@ -4,10 +4,21 @@
 //! Everything here translates: Python values in, the library's calls, Python
 //! values out, the library's errors as the exceptions of
 //! `queens/_errors.py`. Nothing counts or checks a board on its own.
+//!
+//! The command line is compiled in too, from the binary's own sources, for
+//! the `queens` command the wheel installs ([`command`]).
 
 mod boards;
+// The binary's command line, file for file: `src/main.rs` uses all of it,
+// the extension its entry points and the memory limit.
+#[allow(dead_code)]
+#[path = "../../src/cli/mod.rs"]
+mod cli;
+mod command;
+mod construction;
 mod errors;
 mod plan;
+mod pool;
 mod runner;
 
 use pyo3::exceptions::PyTypeError;
@@ -23,9 +34,10 @@ use crate::runner::Request;
 ///
 /// ``engine`` is ``"join"``, ``"mirror"`` or ``"constellations"`` (by
 /// default the fastest for n); ``threads`` the number of threads (by
-/// default the library's pool, one per core). ``progress``, if given, is
-/// called as ``progress(units_done, units_total, solutions_so_far)`` at most
-/// four times a second on the calling thread, and once more at the end.
+/// default the package's pool, one per core, rebuilt in a forked child).
+/// ``progress``, if given, is called as ``progress(units_done,
+/// units_total, solutions_so_far)`` at most four times a second on the
+/// calling thread, and once more at the end.
 /// Ctrl-C (``KeyboardInterrupt``) stops a count in about a second or less
 /// (the units under way stop at their next piece; the join's run whole,
 /// seconds to minutes each past n = 24) and raises, with no thread of the
@@ -34,6 +46,10 @@ use crate::runner::Request;
 ///
 /// With ``unique=True`` the result is a ``UniqueCount``: the total, the
 /// essentially different solutions (OEIS A002562) and the classes by size.
+///
+/// A count that would need more memory than the machine has available
+/// (the command line's limit; ``QUEENS_MEMORY_LIMIT`` sets it in bytes,
+/// ``none`` lifts it) raises ``MemoryLimitError`` before it starts.
 ///
 /// >>> queens.count(8)
 /// 92
@@ -79,8 +95,10 @@ fn callable<'a, 'py>(
 
 /// What ``count(n, unique=True)`` returns: the total and the essentially
 /// different solutions, with the symmetric ones that tell them apart.
-#[pyclass(module = "queens", frozen, eq)]
-#[derive(Clone, PartialEq, Eq)]
+///
+/// Immutable, hashable and picklable; ``_asdict()`` gives the fields.
+#[pyclass(module = "queens", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct UniqueCount {
     /// Every solution (OEIS A000170).
     #[pyo3(get)]
@@ -100,6 +118,43 @@ struct UniqueCount {
 
 #[pymethods]
 impl UniqueCount {
+    #[classattr]
+    fn __match_args__() -> (
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    ) {
+        ("total", "unique", "half_turn", "quarter_turn", "classes")
+    }
+
+    /// The fields as a dict, ``classes`` as a dict too.
+    fn _asdict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("total", self.total)?;
+        dict.set_item("unique", self.unique)?;
+        dict.set_item("half_turn", self.half_turn)?;
+        dict.set_item("quarter_turn", self.quarter_turn)?;
+        dict.set_item("classes", self.classes(py)?)?;
+        Ok(dict)
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let rebuild = py.import("queens._queens")?.getattr("_unique_count")?;
+        let args = (
+            self.total,
+            self.unique,
+            self.half_turn,
+            self.quarter_turn,
+            self.orbits,
+        );
+        Ok((rebuild, args.into_pyobject(py)?))
+    }
+
     /// The classes by size: ``{8: ..., 4: ..., 2: ...}``, how many classes
     /// hold 8 boards (no symmetry), 4 (half-turn symmetric) and 2
     /// (quarter-turn symmetric; n = 1's single board is counted here).
@@ -124,6 +179,25 @@ impl UniqueCount {
             self.orbits[1],
             self.orbits[2]
         )
+    }
+}
+
+/// A `UniqueCount` rebuilt from its pickle (what
+/// ``UniqueCount.__reduce__`` names).
+#[pyfunction]
+fn _unique_count(
+    total: u128,
+    unique: u128,
+    half_turn: u128,
+    quarter_turn: u128,
+    orbits: [u128; 3],
+) -> UniqueCount {
+    UniqueCount {
+        total,
+        unique,
+        half_turn,
+        quarter_turn,
+        orbits,
     }
 }
 
@@ -174,19 +248,26 @@ fn _queens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(plan::count_units, m)?)?;
     m.add_function(wrap_pyfunction!(boards::solutions, m)?)?;
-    m.add_function(wrap_pyfunction!(boards::one, m)?)?;
+    m.add_function(wrap_pyfunction!(construction::one, m)?)?;
     m.add_function(wrap_pyfunction!(boards::check, m)?)?;
     m.add_function(wrap_pyfunction!(plan::plan, m)?)?;
     m.add_function(wrap_pyfunction!(known_total, m)?)?;
     m.add_function(wrap_pyfunction!(known_unique, m)?)?;
+    m.add_function(wrap_pyfunction!(_unique_count, m)?)?;
+    m.add_function(wrap_pyfunction!(boards::_conflict, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::_unit, m)?)?;
+    m.add_function(wrap_pyfunction!(plan::_plan, m)?)?;
+    m.add_function(wrap_pyfunction!(command::_main, m)?)?;
     m.add_class::<UniqueCount>()?;
     m.add_class::<boards::Solutions>()?;
     m.add_class::<boards::Conflict>()?;
+    m.add_class::<construction::Construction>()?;
     m.add_class::<plan::Plan>()?;
     m.add_class::<plan::Unit>()?;
     let engines: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
     m.add("ENGINES", PyTuple::new(m.py(), engines)?)?;
     m.add("MAX_N", MAX_N)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("DISTRIBUTION", command::DISTRIBUTION)?;
     Ok(())
 }

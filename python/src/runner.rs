@@ -1,18 +1,22 @@
-//! `count` and `count_units`: a count on the library's pool with the GIL
-//! released. The calling thread waits in short naps, and between two naps
-//! it takes the GIL to look for Ctrl-C and to call the progress callback,
+//! `count` and `count_units`: a count on the package's pool ([`pool`],
+//! safe in a forked child) with the GIL released, refused up front when it
+//! would not fit in the memory the command line would allow it. The
+//! calling thread waits in short naps, and between two naps it takes the
+//! GIL to look for Ctrl-C and to call the progress callback,
 //! so Python's signal handlers run during a count of hours and the callback
 //! runs on the thread that passed it.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
-use queens::{Count, Counter, Engine, MAX_THREADS, Observer, UnitDone};
+use queens::{Config, Count, Counter, Engine, MAX_THREADS, Observer, UnitDone};
+use rayon::ThreadPool;
 
 use crate::errors::{InputError, QueensError, to_py};
+use crate::pool;
 
 /// The longest the calling thread naps before it looks for Ctrl-C again.
 const NAP: Duration = Duration::from_millis(50);
@@ -31,8 +35,8 @@ pub struct Request {
 
 impl Request {
     /// A request for the `n`-board, with the engine named `engine` (the
-    /// best for `n` when `None`) on `threads` threads (the library's pool,
-    /// every core, when `None`).
+    /// best for `n` when `None`) on `threads` threads (the package's
+    /// shared pool, every core, when `None`).
     pub fn new(n: u32, engine: Option<&str>, threads: Option<i64>) -> PyResult<Self> {
         Ok(Self {
             n,
@@ -46,6 +50,54 @@ impl Request {
 /// An engine by name: `join`, `mirror` or `constellations`.
 pub fn parse_engine(name: &str) -> PyResult<Engine> {
     name.parse().map_err(to_py)
+}
+
+/// The config every plan and count of the package is made with: the
+/// library's defaults and the command line's memory limit (see
+/// `src/cli/memory.rs`: what the machine has available, or
+/// `QUEENS_MEMORY_LIMIT`). The `Python` token is the proof that the GIL is
+/// held, as the lock below needs (see `pool.rs` on forks and locks).
+///
+/// # Errors
+/// `InputError` when `QUEENS_MEMORY_LIMIT` is neither bytes nor `none`.
+pub fn config(_gil: Python<'_>) -> PyResult<Config> {
+    Ok(Config::default().with_memory_limit(memory_limit()?))
+}
+
+/// How long the machine's available memory is taken as read.
+const MACHINE_READ_EVERY: Duration = Duration::from_secs(1);
+
+/// What the machine had available, and when it was read.
+static MACHINE: Mutex<Option<(Instant, Option<u64>)>> = Mutex::new(None);
+
+/// The command line's memory limit. What the machine has is read at most
+/// once a second: its half-dozen files under `/proc` and `/sys` took
+/// 0.1 to 0.4 ms on a busy machine, ten times a small count's call
+/// (`count(1)`: 0.16 to 0.47 ms a call against 0.04 to 0.05 ms). The
+/// variable, when set, is read at every call, and costs nothing more.
+fn memory_limit() -> PyResult<Option<u64>> {
+    let read =
+        || crate::cli::memory::available().map_err(|err| InputError::new_err(format!("{err:#}")));
+    let set = std::env::var_os(crate::cli::memory::VAR)
+        .is_some_and(|value| !value.to_string_lossy().trim().is_empty());
+    if set {
+        return read();
+    }
+    let mut machine = MACHINE.lock().unwrap_or_else(PoisonError::into_inner);
+    match *machine {
+        Some((at, limit)) if at.elapsed() < MACHINE_READ_EVERY => Ok(limit),
+        _ => {
+            let limit = read()?;
+            *machine = Some((Instant::now(), limit));
+            Ok(limit)
+        }
+    }
+}
+
+/// `work` on `pool`, with the GIL released: how the package runs anything
+/// that may use rayon, so that nothing reaches rayon's global pool.
+pub fn on_pool<T: Send>(py: Python<'_>, pool: &ThreadPool, work: impl FnOnce() -> T + Send) -> T {
+    py.detach(|| pool.install(work))
 }
 
 /// A thread count in `1..=MAX_THREADS`.
@@ -100,12 +152,15 @@ pub fn run(
 ) -> PyResult<Count> {
     let tally = Tally::default();
     let cancel = AtomicBool::new(false);
-    let mut counter = Counter::new(request.n).observer(&tally).cancel(&cancel);
+    let config = config(py)?;
+    let pool: Arc<ThreadPool> = pool::for_call(py, request.threads)?;
+    let mut counter = Counter::new(request.n)
+        .config(&config)
+        .pool(&pool)
+        .observer(&tally)
+        .cancel(&cancel);
     if let Some(engine) = request.engine {
         counter = counter.engine(engine);
-    }
-    if let Some(threads) = request.threads {
-        counter = counter.threads(threads);
     }
     if let Some(units) = &request.units {
         counter = counter.units(units);
@@ -118,7 +173,9 @@ pub fn run(
     let finished = AtomicBool::new(false);
     thread::scope(|scope| {
         let worker = scope.spawn(|| {
-            let count = counter.run();
+            // On the pool, so that the plan's own parallel work (the
+            // join's job costs) runs there too.
+            let count = pool.install(|| counter.run());
             finished.store(true, Ordering::Release);
             waiter.unpark();
             count

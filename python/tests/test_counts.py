@@ -61,8 +61,13 @@ def test_a_plan_lists_its_units():
     assert [u.id for u in units] == list(range(len(plan)))
     assert plan[0] == units[0] and plan[-1] == units[-1]
     assert all(u.cost > 0 and u.weight in (1, 2, 4, 8) and u.descriptor for u in units)
-    with pytest.raises(queens.InputError, match="not in the plan"):
-        plan[len(plan)]
+    # See: issue 33 (an index out of range raised InputError).
+    for index in (len(plan), -len(plan) - 1, 10**6, 10**30):
+        with pytest.raises(IndexError, match=f"plan index {index} is out of range: the plan has 55 units"):
+            plan[index]
+    with pytest.raises(TypeError, match="plan indices must be integers, not str"):
+        plan["0"]
+    assert iter(plan) is not iter(plan) and next(iter(plan)) == plan[0]
     # The same board and engine make the same plan: ids and hash are stable.
     assert queens.plan(12, engine="mirror").hash == plan.hash
     assert queens.plan(12, engine="join").hash != plan.hash
@@ -82,6 +87,21 @@ def test_units_add_up_to_the_total(engine):
     even = queens.count_units(n, ids[::2], engine=engine, threads=1)
     assert sum(odd.values()) + sum(even.values()) == A000170[n]
     assert all(each[i] == c for i, c in {**odd, **even}.items())
+
+
+def test_count_units_refuses_a_unit_of_another_plan():
+    # See: issue 33 (it counted the unit of its own plan with the same id).
+    foreign = queens.plan(10)[0]
+    with pytest.raises(queens.InputError, match=r"unit 0 is of the plan of n = 10 with the mirror engine .*not of this count's plan of n = 16 with the join engine"):
+        queens.count_units(16, [foreign])
+    with pytest.raises(queens.InputError, match="with the mirror engine"):
+        queens.count_units(10, [foreign], engine="constellations")
+    # The same board and engine, but a plan of another version of queens
+    # (its hash): refused once the plan is built.
+    forged = queens._queens._unit(0, foreign.descriptor, 1, 1, 10, "mirror", "sha256:" + "0" * 64)
+    with pytest.raises(queens.InputError, match="not of this count's plan .* sha256:"):
+        queens.count_units(10, [forged])
+    assert queens.count_units(10, [foreign]) == queens.count_units(10, [0])
 
 
 def test_count_units_refuses_what_no_plan_has():

@@ -55,3 +55,6 @@ def test_exceptions_are_importable_from_the_package():
     assert issubclass(queens.BoardFormatError, ValueError)
     assert issubclass(queens.NoSolutionError, queens.QueensError)
     assert not issubclass(queens.QueensError, ValueError)
+    assert issubclass(queens.MemoryLimitError, MemoryError)
+    assert issubclass(queens.MemoryLimitError, queens.QueensError)
+    assert queens.MemoryLimitError.__module__ == "queens"

@@ -20,10 +20,27 @@ def main() -> None:
     plan = queens.plan(8)
     parts: dict[int, int] = queens.count_units(8, [plan[0], 1], progress=lambda done, all, found: None)
     known: "int | None" = queens.known_total(8)
+    # Names held in a plain str, as a program reads them from its own
+    # options: checked when the call runs. See: issue 33.
+    engine: str = "join"
+    form: str = "leetcode"
+    by_name: int = queens.count(10, engine=engine)
+    drawn = queens.one(6, format=form)
+    listed = next(queens.solutions(6, format=form))
+    units: dict[int, int] = queens.count_units(10, [0], engine=engine)
+    board = queens.one(10**9)
+    column: int = board[10]
+    columns: queens.Construction = board[::2]
+    as_bytes: bytes = bytes(board[:4])
+    index: int = queens.plan(10, engine=engine).__len__()
+    record: dict[str, object] = classes._asdict()
+    print(by_name, drawn, listed, units, column, len(columns), as_bytes, index, record)
     print(total, unique, sizes, first, top, text, parts, known, len(plan), queens.ENGINES)
     try:
         queens.count(33)
     except queens.BoardSizeError as err:
+        print(err)
+    except queens.MemoryLimitError as err:
         print(err)
 
 
