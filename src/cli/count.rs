@@ -204,7 +204,7 @@ fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
     if let Method::Engine(engine) = method {
         let plan = match first_plan {
             Some(plan) => plan,
-            None => plan_for(request.first, engine, &request.config)?,
+            None => request.plan(request.first, engine, &pool)?,
         };
         ready = Some(request.ready(plan, shard.as_ref(), &pool)?);
     }
@@ -321,6 +321,29 @@ impl<'a> Request<'a> {
         (self.args.checkpoint.as_deref()).or(shard.map(|s| s.journal.as_path()))
     }
 
+    /// The plan of the `n`-board, refused before it is built when even
+    /// the least its count can take is more memory than there is (see:
+    /// issue 32; the join's plan of n = 28 takes minutes, and was refused
+    /// only after them), and announced on stderr when it takes seconds.
+    fn plan(&self, n: u32, engine: Engine, pool: &ThreadPool) -> anyhow::Result<Plan> {
+        let counter = Counter::new(n)
+            .engine(engine)
+            .config(&self.config)
+            .pool(pool);
+        let floor = match self.args.units.as_ref() {
+            Some(UnitList(ids)) => counter.units(ids).fits_unplanned(),
+            None => counter.fits_unplanned(),
+        };
+        // Anything else wrong with the plan is said as the plan says it.
+        if let Err(refused @ queens::Error::Memory { .. }) = floor {
+            return Err(refused.into());
+        }
+        if !self.args.quiet {
+            super::plan::announce(n, engine);
+        }
+        plan_for(n, engine, &self.config)
+    }
+
     /// Gets `plan` (or the shard's) ready to count: its memory and the
     /// units asked for checked, its journal opened and replayed.
     fn ready(
@@ -372,7 +395,7 @@ impl<'a> Request<'a> {
             Method::Engine(engine) => {
                 let ready = match ready {
                     Some(ready) => ready,
-                    None => self.ready(plan_for(n, engine, &self.config)?, None, pool)?,
+                    None => self.ready(self.plan(n, engine, pool)?, None, pool)?,
                 };
                 let Ready { plan, job, journal } = ready;
                 let (count, journal) = self.count_plan(&plan, &job, journal, pool, &progress)?;

@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, MAX_SPLIT_DEPTH, Plan};
+use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, MAX_SPLIT_DEPTH, Plan, human_duration};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
@@ -108,6 +108,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let config = Config::default()
         .with_split_depth(args.split_depth.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
+    announce(n, engine);
     let plan = match Plan::new(n, engine, &config) {
         Ok(plan) => plan,
         Err(refused) => {
@@ -135,3 +136,24 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     })?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// Says on stderr how long building the plan of `(n, engine)` will take,
+/// where that is more than a few seconds ([`Plan::planning_seconds`], on
+/// the threads of the current rayon pool, which builds it): the join's
+/// plan of n = 28 takes minutes, with nothing else to show for them.
+pub(super) fn announce(n: u32, engine: Engine) {
+    let threads = rayon::current_num_threads();
+    if let Some(seconds) = Plan::planning_seconds(n, engine, threads)
+        && seconds >= ANNOUNCED_SECONDS
+    {
+        eprintln!(
+            "queens: planning n = {n} with the {engine} engine takes about {} on {threads} \
+             thread{} before anything is counted",
+            human_duration(seconds),
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// Plans that take at least this long are announced.
+const ANNOUNCED_SECONDS: f64 = 3.0;

@@ -297,6 +297,18 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     let config = Config::default()
         .with_split_depth(described.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
+    // Refused before the plan is built when even one thread's recount
+    // would not fit (see: issue 32: the join plans n = 28 for minutes).
+    let floor = Counter::new(described.n)
+        .engine(engine)
+        .config(&config)
+        .threads(1)
+        .units(&[])
+        .fits_unplanned();
+    if let Err(refused @ queens::Error::Memory { .. }) = floor {
+        return Err(refused.into());
+    }
+    super::plan::announce(described.n, engine);
     let plan = Plan::new(described.n, engine, &config)
         .with_context(|| format!("rebuilding the plan of {shown}"))?;
     let header = journal::Header::of(&plan);
