@@ -209,7 +209,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             .engine(engine)
             .config(&config)
             .fits_unplanned()?;
-        super::plan::announce(n, engine);
+        super::plan::announce(n, engine, &config);
     }
     let bar = Bar::new(!args.json && io::stderr().is_terminal(), &workload, runs);
     let report = match run_bench(&workload, &threads, runs, &bar) {

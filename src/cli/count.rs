@@ -339,7 +339,7 @@ impl<'a> Request<'a> {
             return Err(refused.into());
         }
         if !self.args.quiet {
-            super::plan::announce(n, engine);
+            super::plan::announce(n, engine, &self.config);
         }
         plan_for(n, engine, &self.config)
     }

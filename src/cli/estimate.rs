@@ -172,7 +172,7 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     // buffers are checked before the plan is built.
     let started = Instant::now();
     let planned = counter.units(&[]).fits_unplanned().and_then(|()| {
-        super::plan::announce(n, engine);
+        super::plan::announce(n, engine, &config);
         Plan::new(n, engine, &config)
     });
     let plan = match planned {

@@ -308,7 +308,7 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     if let Err(refused @ queens::Error::Memory { .. }) = floor {
         return Err(refused.into());
     }
-    super::plan::announce(described.n, engine);
+    super::plan::announce(described.n, engine, &config);
     let plan = Plan::new(described.n, engine, &config)
         .with_context(|| format!("rebuilding the plan of {shown}"))?;
     let header = journal::Header::of(&plan);
