@@ -138,7 +138,7 @@ impl Columns {
             self.keep(col).map_err(|_| self.refusal(input.line, None))?;
             self.kept_rows += 1;
             self.kept_max = self.kept_max.max(col);
-            if self.count % CHECK_EVERY == 0
+            if self.count.is_multiple_of(CHECK_EVERY)
                 && let Some(limit) = self.limit
                 && self.needed() > limit
             {
@@ -291,6 +291,64 @@ mod tests {
         assert_eq!(kept(&cols.kept).collect::<Vec<_>>(), [0, 0]);
         let got: Vec<_> = Boards::new(line.as_bytes()).collect();
         assert!(got[0].as_ref().unwrap().conflict.unwrap().line == Line::Column);
+    }
+
+    fn keep_all(cols: &[u32]) -> Columns {
+        let input = Input::new(&b""[..]);
+        let mut kept = Columns::new(None);
+        for &col in cols {
+            kept.push(&input, col).unwrap();
+        }
+        kept
+    }
+
+    // Issue 32: a board of 10^9 rows took 48 bits a row to check.
+    #[test]
+    fn columns_are_kept_as_runs_and_given_back_as_read() {
+        let n = 1_000_000u32;
+        let stepping: Vec<u32> = (0..n / 2)
+            .map(|i| 2 * i + 1)
+            .chain((0..n / 2).map(|i| 2 * i))
+            .collect();
+        let cols = keep_all(&stepping);
+        assert_eq!(kept(&cols.kept).collect::<Vec<_>>(), stepping);
+        assert!(cols.kept.len() <= 4, "{} segments", cols.kept.len());
+        assert!(cols.kept_bytes() < 1024, "{}", cols.kept_bytes());
+        // Without a pattern, runs and raw columns mixed, any step.
+        let mut state = 7u64;
+        let mut mixed: Vec<u32> = Vec::new();
+        for block in 0..2000u32 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let len = (state >> 60) as u32 + 1;
+            let step = (state >> 40) as u32 % 5;
+            let start = (state >> 20) as u32 % 1_000_000 + 10 * block;
+            mixed.extend((0..len).map(|k| {
+                if block % 3 == 0 {
+                    start + step * k
+                } else {
+                    start.wrapping_sub(step * k) % 3_000_000
+                }
+            }));
+        }
+        let cols = keep_all(&mixed);
+        assert_eq!(
+            kept(&cols.kept).collect::<Vec<_>>(),
+            mixed[..cols.kept_rows as usize]
+        );
+    }
+
+    #[test]
+    fn a_board_past_the_limit_is_refused() {
+        let input = Input::new(&b""[..]);
+        let mut cols = Columns::new(Some(1000));
+        let refused = (0..1_000_000).try_for_each(|c| cols.push(&input, c));
+        let err = refused.unwrap_err().to_string();
+        assert!(
+            err.contains("needs at least") && err.contains("1000 bytes available"),
+            "{err}"
+        );
     }
 
     // Issue 20: `echo 999999999 | queens check` took 130 MB to say that
