@@ -21,7 +21,8 @@
 //! counts and computes; it never prints.
 
 use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use crate::{Counter, Error, Observer, Plan, UnitDone};
 
@@ -82,6 +83,10 @@ pub struct Overrun {
     pub projected: f64,
     /// Units in the smallest sample.
     pub units: usize,
+    /// Whether `projected` is only a floor: the cheapest units were still
+    /// running when the seconds asked for ran out (it is then their
+    /// seconds, at the least rate they can be counting at, and told then).
+    pub at_least: bool,
 }
 
 /// Counts a sample of `plan`'s units with `counter` (its engine, threads,
@@ -108,7 +113,7 @@ pub fn estimate(
     threads: usize,
     sample: Sample,
     seed: u64,
-    overrun: &dyn Fn(Overrun),
+    overrun: &(dyn Fn(Overrun) + Sync),
 ) -> Result<Estimate, Error> {
     match sample {
         Sample::Percent(p) if !(p > 0.0 && p <= 100.0) => {
@@ -151,14 +156,39 @@ pub fn estimate(
                 .collect();
             smallest.sort_by_key(|&id| (plan.cost_of(id), id));
             let (probe, rest) = smallest.split_at(threads.min(smallest.len()));
-            counter.units(probe).run_plan(plan)?;
+            let units = smallest.len();
+            // Where even the cheapest units outlast the seconds asked for
+            // (n = 30: minutes each), that is said when they run out, with
+            // the least the rest can take at the rate they have shown.
+            let (finished, timer) = mpsc::channel::<()>();
+            let warned = std::thread::scope(|scope| {
+                let waiting = scope.spawn(move || {
+                    let out = Duration::from_secs_f64(budget);
+                    if timer.recv_timeout(out) != Err(RecvTimeoutError::Timeout) {
+                        return false;
+                    }
+                    let most = probe.iter().map(|&id| plan.cost_of(id)).max().unwrap_or(0);
+                    let rate = budget / (most as f64).max(1.0);
+                    overrun(Overrun {
+                        budget,
+                        projected: budget + wall(plan, rest, rate, threads),
+                        units,
+                        at_least: true,
+                    });
+                    true
+                });
+                let probed = counter.units(probe).run_plan(plan);
+                drop(finished);
+                probed.map(|_| waiting.join().expect("the timer does not panic"))
+            })?;
             let rate = recorder.rate();
             let projected = started.elapsed().as_secs_f64() + wall(plan, rest, rate, threads);
-            if projected > budget {
+            if projected > budget && !warned {
                 overrun(Overrun {
                     budget,
                     projected,
-                    units: smallest.len(),
+                    units,
+                    at_least: false,
                 });
             }
             if !rest.is_empty() {

@@ -199,8 +199,9 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     let warn = |over: Overrun| {
         eprintln!(
             "queens: warning: the smallest sample that projects a spread ({} units, two of each \
-             stratum) is projected to take about {}, {} more than --seconds {}",
+             stratum) is projected to take {} {}, {} more than --seconds {}",
             over.units,
+            if over.at_least { "at least" } else { "about" },
             human_duration(over.projected),
             human_duration(over.projected - over.budget),
             over.budget
