@@ -30,6 +30,9 @@ pub struct Workload {
     /// Where the units run: the CPU, or the GPU (the mirror engine's
     /// plans only).
     pub executor: Executor,
+    /// The memory the counts may take (see [`Config::memory_limit`]): a
+    /// count that would need more is refused before its plan is built.
+    pub memory_limit: Option<u64>,
 }
 
 impl Workload {
@@ -42,6 +45,7 @@ impl Workload {
             counts: vec![(Engine::Join, 17), (Engine::Mirror, 16)],
             options: Options::default(),
             executor: Executor::Cpu,
+            memory_limit: None,
         }
     }
 
@@ -53,6 +57,7 @@ impl Workload {
             counts: vec![(engine.unwrap_or_else(|| Engine::best_for(n)), n)],
             options: Options::default(),
             executor: Executor::Cpu,
+            memory_limit: None,
         }
     }
 
@@ -60,6 +65,15 @@ impl Workload {
     #[must_use]
     pub fn with_options(self, options: Options) -> Self {
         Self { options, ..self }
+    }
+
+    /// This workload refused past `bytes` of memory (`None`: no check).
+    #[must_use]
+    pub fn with_memory_limit(self, bytes: Option<u64>) -> Self {
+        Self {
+            memory_limit: bytes,
+            ..self
+        }
     }
 
     /// This workload counting on `executor`.
@@ -191,12 +205,20 @@ fn run(
     tamper: bool,
 ) -> Result<Report, Error> {
     let runs = runs.max(1);
+    // The memory of the most threads asked for is the most a count takes.
+    let most = threads.iter().copied().max().unwrap_or(1);
     let plans = workload
         .counts
         .iter()
         .map(|&(engine, n)| {
             known::total(n).ok_or(Error::Unpublished(n))?;
-            let plan = Plan::new(n, engine, &Config::default().with_options(workload.options))?;
+            let config = Config::with_threads(most)
+                .with_options(workload.options)
+                .with_memory_limit(workload.memory_limit);
+            let counter = Counter::new(n).engine(engine).config(&config);
+            counter.fits_unplanned()?;
+            let plan = Plan::new(n, engine, &config)?;
+            counter.fits(&plan)?;
             // The quarter tables are built here, not in the first timed run.
             plan.prepare();
             Ok(plan)

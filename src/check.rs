@@ -12,6 +12,7 @@
 //! parses, never prints and never decides what to do about a bad board.
 //! It imports nothing of the readers, which import it.
 
+use std::collections::TryReserveError;
 use std::fmt;
 
 /// A queen on the board, 0-based (messages show them 1-based).
@@ -99,10 +100,29 @@ impl Bits {
         Self(vec![0; len.div_ceil(64)])
     }
 
+    /// [`with_len`](Self::with_len), or `Err` where the memory is not
+    /// there (never an abort).
+    pub(crate) fn try_with_len(len: usize) -> Result<Self, TryReserveError> {
+        let mut words = Vec::new();
+        words.try_reserve_exact(len.div_ceil(64))?;
+        words.resize(len.div_ceil(64), 0);
+        Ok(Self(words))
+    }
+
     /// The 64-bit words it holds.
     #[cfg(test)]
     pub(crate) fn words(&self) -> usize {
         self.0.len()
+    }
+
+    /// [`test_and_set`](Self::test_and_set), or `Err` where growing to
+    /// hold bit `i` needs memory that is not there.
+    pub(crate) fn try_test_and_set(&mut self, i: usize) -> Result<bool, TryReserveError> {
+        let word = i / 64;
+        if word >= self.0.len() {
+            self.0.try_reserve(word + 1 - self.0.len())?;
+        }
+        Ok(self.test_and_set(i))
     }
 
     /// Sets bit `i` and says whether it was set already.
@@ -176,6 +196,68 @@ where
         });
     }
     None
+}
+
+/// [`first_conflict`] for the queens of `rows` rows, row `i` holding one
+/// in column `cols[i]` (none above `max_col`), in about `5 rows` bits for
+/// a whole board: one per column and two per kind of diagonal, none per
+/// row (no two queens share one); `Err` where those bits are not there
+/// (never an abort).
+///
+/// # Panics
+/// When `cols` holds fewer than `rows` columns, or one above `max_col`.
+pub(crate) fn first_conflict_by_rows<I>(
+    rows: u32,
+    max_col: u32,
+    cols: I,
+) -> Result<Option<Conflict>, TryReserveError>
+where
+    I: Iterator<Item = u32> + Clone,
+{
+    let (rows, max_col) = (rows as usize, max_col as usize);
+    let mut columns = Bits::try_with_len(max_col + 1)?;
+    // `row - col`, split at 0 so that neither side needs `n`.
+    let mut falling = Bits::try_with_len(rows)?;
+    let mut rising = Bits::try_with_len(max_col)?;
+    let mut anti_diagonals = Bits::try_with_len(rows + max_col)?;
+    let queens = (0..).zip(cols).map(|(row, col)| Queen { row, col });
+    for (i, q) in queens.clone().take(rows).enumerate() {
+        let (r, c) = (q.row as usize, q.col as usize);
+        assert!(c <= max_col, "{q:?} is past column {max_col}");
+        let diagonal = if r >= c {
+            falling.test_and_set(r - c)
+        } else {
+            rising.test_and_set(c - r - 1)
+        };
+        let line = if columns.test_and_set(c) {
+            Line::Column
+        } else if diagonal {
+            Line::Diagonal
+        } else if anti_diagonals.test_and_set(r + c) {
+            Line::AntiDiagonal
+        } else {
+            continue;
+        };
+        let first = queens
+            .clone()
+            .take(i)
+            .find(|&p| line.joins(p, q))
+            .expect("a taken line holds an earlier queen");
+        return Ok(Some(Conflict {
+            first,
+            second: q,
+            line,
+        }));
+    }
+    Ok(None)
+}
+
+/// The bytes [`first_conflict_by_rows`] takes for `rows` rows and columns
+/// up to `max_col`.
+pub(crate) fn by_rows_bytes(rows: u32, max_col: u32) -> u64 {
+    let words = |bits: u64| bits.div_ceil(64) * 8;
+    let (rows, max_col) = (u64::from(rows), u64::from(max_col));
+    words(max_col + 1) + words(rows) + words(max_col) + words(rows + max_col)
 }
 
 /// [`first_conflict`] for a board given as the column of each row.

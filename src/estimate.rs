@@ -21,7 +21,8 @@
 //! counts and computes; it never prints.
 
 use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use crate::{Counter, Error, Observer, Plan, UnitDone};
 
@@ -36,8 +37,9 @@ pub enum Sample {
     /// This percentage of each stratum's units (at least two each, where
     /// a stratum has two), in `(0, 100]`.
     Percent(f64),
-    /// Rounds of units drawn from every stratum in turn until this many
-    /// seconds of counting are spent (at least two rounds).
+    /// Two units of every stratum, then rounds of units drawn from every
+    /// stratum in turn while each is projected to end within this many
+    /// seconds of counting (see [`estimate`]).
     Seconds(f64),
 }
 
@@ -67,19 +69,51 @@ pub struct Estimate {
     pub solutions_interval: (f64, f64),
 }
 
-/// Counts a sample of `plan`'s units with `counter` (its engine, threads
-/// and executor; `threads` is how many threads it counts on) and projects
-/// the whole count.
+/// What [`estimate`] reports before it counts the smallest sample it can
+/// project from (two units of every stratum), when that sample alone is
+/// projected to take longer than the [`Sample::Seconds`] asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Overrun {
+    /// The seconds asked for.
+    pub budget: f64,
+    /// The smallest sample's projected wall seconds, from the time its
+    /// cheapest units took (counted first, one a thread) against their
+    /// cost.
+    pub projected: f64,
+    /// Units in the smallest sample.
+    pub units: usize,
+    /// Whether `projected` is only a floor: the cheapest units were still
+    /// running when the seconds asked for ran out (it is then their
+    /// seconds, at the least rate they can be counting at, and told then).
+    pub at_least: bool,
+}
+
+/// Counts a sample of `plan`'s units with `counter` (its engine, threads,
+/// executor and memory limit; `threads` is how many threads it counts on)
+/// and projects the whole count.
+///
+/// With [`Sample::Seconds`], the smallest sample that projects a spread
+/// (two units of every stratum) is counted first, its cheapest units
+/// first, one a thread: if the rest of it is projected, from their time
+/// against their cost, to end past the seconds asked for, `overrun` is
+/// told before the rest is counted. Then rounds of units, one of each
+/// stratum in turn, are counted while each is projected to end within
+/// the seconds asked for: the sample takes about that long, or, when even
+/// the smallest one takes longer, about what `overrun` was told.
 ///
 /// # Errors
 /// [`Error::Sample`] for a percentage outside `(0, 100]` or a number of
-/// seconds that is not positive; what counting the units may return.
+/// seconds that is not positive; [`Error::Memory`] when counting the plan's
+/// units takes more memory than the counter's limit (checked before the
+/// plan's tables are built); what counting the units may return.
 pub fn estimate(
     plan: &Plan,
     counter: &Counter<'_>,
     threads: usize,
     sample: Sample,
     seed: u64,
+    overrun: &(dyn Fn(Overrun) + Sync),
 ) -> Result<Estimate, Error> {
     match sample {
         Sample::Percent(p) if !(p > 0.0 && p <= 100.0) => {
@@ -90,6 +124,10 @@ pub fn estimate(
         }
         _ => {}
     }
+    // See: issue 32 (the join's tables of n = 22, 534 MB, aborted under
+    // `ulimit -v 300000`). The runner's records are the sample's: none
+    // counted here.
+    counter.units(&[]).fits(plan)?;
     let strata = strata(plan, seed);
     let started = Instant::now();
     plan.prepare();
@@ -110,16 +148,60 @@ pub fn estimate(
             counter.units(&ids).run_plan(plan)?;
         }
         Sample::Seconds(budget) => {
-            let round = threads.max(1) * 2;
-            let mut next = vec![0; strata.len()];
-            let mut rounds = 0;
-            while rounds < 2 || started.elapsed().as_secs_f64() < budget {
-                let ids = draw(&strata, &mut next, round);
+            let threads = threads.max(1);
+            let mut smallest: Vec<u32> = strata
+                .iter()
+                .flat_map(|s| s.iter().take(2))
+                .copied()
+                .collect();
+            smallest.sort_by_key(|&id| (plan.cost_of(id), id));
+            let (probe, rest) = smallest.split_at(threads.min(smallest.len()));
+            let units = smallest.len();
+            // Where even the cheapest units outlast the seconds asked for
+            // (n = 30: minutes each), that is said when they run out, with
+            // the least the rest can take at the rate they have shown.
+            let (finished, timer) = mpsc::channel::<()>();
+            let warned = std::thread::scope(|scope| {
+                let waiting = scope.spawn(move || {
+                    let out = Duration::from_secs_f64(budget);
+                    if timer.recv_timeout(out) != Err(RecvTimeoutError::Timeout) {
+                        return false;
+                    }
+                    let most = probe.iter().map(|&id| plan.cost_of(id)).max().unwrap_or(0);
+                    let rate = budget / (most as f64).max(1.0);
+                    overrun(Overrun {
+                        budget,
+                        projected: budget + wall(plan, rest, rate, threads),
+                        units,
+                        at_least: true,
+                    });
+                    true
+                });
+                let probed = counter.units(probe).run_plan(plan);
+                drop(finished);
+                probed.map(|_| waiting.join().expect("the timer does not panic"))
+            })?;
+            let rate = recorder.rate();
+            let projected = started.elapsed().as_secs_f64() + wall(plan, rest, rate, threads);
+            if projected > budget && !warned {
+                overrun(Overrun {
+                    budget,
+                    projected,
+                    units,
+                    at_least: false,
+                });
+            }
+            if !rest.is_empty() {
+                counter.units(rest).run_plan(plan)?;
+            }
+            let mut next: Vec<usize> = strata.iter().map(|s| s.len().min(2)).collect();
+            loop {
+                let left = budget - started.elapsed().as_secs_f64();
+                let ids = draw(plan, &strata, &mut next, recorder.rate(), threads, left);
                 if ids.is_empty() {
                     break;
                 }
                 counter.units(&ids).run_plan(plan)?;
-                rounds += 1;
             }
         }
     }
@@ -196,23 +278,47 @@ fn strata(plan: &Plan, seed: u64) -> Vec<Vec<u32>> {
     out
 }
 
-/// The next `round` units: one from each stratum in turn, each stratum's
-/// next in its shuffled order, until `round` are taken or none is left.
-fn draw(strata: &[Vec<u32>], next: &mut [usize], round: usize) -> Vec<u32> {
-    let mut ids = Vec::with_capacity(round);
-    while ids.len() < round {
+/// The next units to count within `left` seconds: one from each stratum
+/// in turn, each stratum's next in its shuffled order, while the units
+/// taken are projected (at `rate` seconds a unit of cost, on `threads`
+/// threads) to take at most half of `left`, or all of it for the first:
+/// a round that ends early leaves room for another, timed anew.
+fn draw(
+    plan: &Plan,
+    strata: &[Vec<u32>],
+    next: &mut [usize],
+    rate: f64,
+    threads: usize,
+    left: f64,
+) -> Vec<u32> {
+    let mut ids = Vec::new();
+    loop {
         let before = ids.len();
         for (stratum, at) in strata.iter().zip(next.iter_mut()) {
-            if let Some(&id) = stratum.get(*at) {
-                ids.push(id);
-                *at += 1;
+            let Some(&id) = stratum.get(*at) else {
+                continue;
+            };
+            ids.push(id);
+            let fits = if ids.len() == 1 { left } else { left / 2.0 };
+            if wall(plan, &ids, rate, threads) > fits {
+                ids.pop();
+                return ids;
             }
+            *at += 1;
         }
         if ids.len() == before {
-            break;
+            return ids;
         }
     }
-    ids
+}
+
+/// The wall seconds `ids` are projected to take on `threads` threads at
+/// `rate` seconds a unit of cost: their cost spread over the threads, or
+/// the biggest one's, whichever is longer.
+fn wall(plan: &Plan, ids: &[u32], rate: f64, threads: usize) -> f64 {
+    let costs = ids.iter().map(|&id| plan.cost_of(id) as f64);
+    let (sum, most) = costs.fold((0.0, 0.0f64), |(s, m), c| (s + c, m.max(c)));
+    rate * (sum / threads as f64).max(most)
 }
 
 /// A projected total and the half-width of its 95% interval.
@@ -276,6 +382,17 @@ fn project(
 #[derive(Default)]
 struct Recorder {
     done: Mutex<Vec<UnitDone>>,
+}
+
+impl Recorder {
+    /// Seconds a unit of cost has taken so far, over every unit counted.
+    fn rate(&self) -> f64 {
+        let done = self.done.lock().expect("no thread panicked holding it");
+        let (seconds, cost) = done.iter().fold((0.0, 0.0), |(s, c), d| {
+            (s + d.elapsed.as_secs_f64(), c + d.cost as f64)
+        });
+        seconds / cost.max(1.0)
+    }
 }
 
 impl Observer for Recorder {
@@ -354,7 +471,7 @@ mod tests {
         ] {
             let p = plan(n, engine);
             let counter = Counter::new(n).engine(engine).threads(2);
-            let e = estimate(&p, &counter, 2, Sample::Percent(100.0), 3).unwrap();
+            let e = estimate(&p, &counter, 2, Sample::Percent(100.0), 3, &|_| {}).unwrap();
             assert_eq!(e.sampled, p.len());
             let want = known::total(n).unwrap() as f64;
             assert!(
@@ -373,7 +490,7 @@ mod tests {
         let n = 13;
         let p = plan(n, Engine::Constellations);
         let counter = Counter::new(n).engine(Engine::Constellations).threads(1);
-        let e = estimate(&p, &counter, 1, Sample::Percent(10.0), 11).unwrap();
+        let e = estimate(&p, &counter, 1, Sample::Percent(10.0), 11, &|_| {}).unwrap();
         assert!(e.sampled < p.len() && e.sampled >= STRATA, "{e:?}");
         let (low, high) = e.seconds_interval;
         assert!(0.0 < low && low <= e.seconds && e.seconds <= high, "{e:?}");
@@ -396,9 +513,12 @@ mod tests {
             Sample::Percent(101.0),
             Sample::Seconds(-1.0),
         ] {
-            assert!(estimate(&p, &counter, 1, bad, 1).is_err(), "{bad:?}");
+            assert!(
+                estimate(&p, &counter, 1, bad, 1, &|_| {}).is_err(),
+                "{bad:?}"
+            );
         }
-        let e = estimate(&p, &counter, 1, Sample::Seconds(0.01), 1).unwrap();
+        let e = estimate(&p, &counter, 1, Sample::Seconds(0.01), 1, &|_| {}).unwrap();
         assert!(e.sampled >= 2);
     }
 

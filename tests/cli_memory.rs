@@ -1,6 +1,8 @@
-//! The memory check of issue 20: a plan or a count too big for the memory
-//! available is refused in one line, exit 2, before anything big is
-//! allocated; `QUEENS_MEMORY_LIMIT` plays a small machine. See: issue 20.
+//! The memory checks of issues 20 and 32: a plan or a count too big for
+//! the memory available is refused in one line, exit 2, before anything big
+//! is allocated (and, since issue 32, before the plan is built); every
+//! command that builds something that grows with n does the same, and none
+//! aborts. `QUEENS_MEMORY_LIMIT` or `ulimit -v` plays a small machine.
 
 use assert_cmd::assert::Assert;
 use assert_cmd::cargo::cargo_bin_cmd;
@@ -110,4 +112,167 @@ fn a_bad_limit_is_a_usage_error() {
         2,
         &["QUEENS_MEMORY_LIMIT must be a number of bytes or 'none'"],
     );
+}
+
+/// Runs `queens` with `args` under `ulimit -v kib` (`RLIMIT_AS`), with
+/// `input` on stdin and `env` set.
+fn under_ulimit(kib: u64, args: &[&str], env: &[(&str, &str)], input: &[u8]) -> Assert {
+    let mut command = std::process::Command::new("bash");
+    command
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_queens"))
+        .args(args)
+        .env_remove("QUEENS_MEMORY_LIMIT");
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    assert_cmd::Command::from_std(command)
+        .write_stdin(input.to_vec())
+        .assert()
+}
+
+// See: issue 32, item 3: `count 28 -j 2` on a 24 GiB machine planned for
+// minutes (207 s) before its memory was checked. Refused before the plan,
+// the refusal is the only line: the plan of n = 27 (80 s on 2 threads)
+// would have been announced first.
+#[test]
+fn a_count_too_big_is_refused_before_its_plan_is_built() {
+    let assert = with_memory("1000000000", &["count", "27", "-j", "2"]).stdout("");
+    one_error_line(
+        assert,
+        2,
+        &["counting n = 27 with the join engine needs about", "GiB"],
+    );
+    // Without -q too: the warning that nothing checks n = 28 comes only
+    // once the count fits.
+    for quiet in [&["-q"][..], &[]] {
+        let args = [&["count", "28", "-j", "2"][..], quiet].concat();
+        let assert = with_memory("20000000000", &args).stdout("");
+        one_error_line(
+            assert,
+            2,
+            &["counting n = 28 with the join engine needs about", "GiB"],
+        );
+    }
+    let assert = under_ulimit(2_000_000, &["count", "26", "-j", "2"], &[], b"").stdout("");
+    one_error_line(
+        assert,
+        2,
+        &["counting n = 26 with the join engine needs about 6.7 GiB"],
+    );
+}
+
+// See: issue 32, item 1: `estimate` aborted (exit 134) under `ulimit -v`
+// when the join's tables were built, and ignored QUEENS_MEMORY_LIMIT.
+#[test]
+fn estimate_is_refused_in_one_line_past_the_limit() {
+    let assert = under_ulimit(300_000, &["estimate", "22", "--seconds", "1"], &[], b"");
+    one_error_line(
+        assert.stdout(""),
+        2,
+        &["counting n = 22 with the join engine needs about 1.1 GiB"],
+    );
+    let assert = with_memory("100000000", &["estimate", "23"]).stdout("");
+    one_error_line(
+        assert,
+        2,
+        &["counting n = 23 with the join engine needs about"],
+    );
+}
+
+// See: issue 32, item 1: `bench` counts what it builds against the limit.
+#[test]
+fn bench_is_refused_in_one_line_past_the_limit() {
+    let assert = with_memory("100000000", &["bench", "22", "--threads", "2"]).stdout("");
+    one_error_line(
+        assert,
+        2,
+        &["counting n = 22 with the join engine needs about"],
+    );
+}
+
+// See: issue 32, item 6: `estimate 26 --seconds 1` took 65 s. When even
+// the smallest sample (two units of each stratum) is projected past the
+// seconds asked for, it says so first and counts no more than that.
+#[test]
+fn estimate_warns_when_its_smallest_sample_overruns_the_seconds() {
+    let assert = with_memory(
+        "none",
+        &[
+            "estimate",
+            "18",
+            "--seconds",
+            "0.000001",
+            "--json",
+            "-j",
+            "2",
+        ],
+    )
+    .success();
+    let out = assert.get_output();
+    let err = String::from_utf8(out.stderr.clone()).unwrap();
+    assert!(
+        err.contains("queens: warning: the smallest sample that projects a spread (20 units")
+            && err.contains("more than --seconds 0.000001"),
+        "{err}"
+    );
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(record["sampled"], 20, "{record}");
+}
+
+// See: issue 32, item 2: `queens one 1000000000 --format columns | (ulimit
+// -v 2000000; queens check)` aborted; `check` took 48 bits a queen. A
+// board of 10^7 rows now needs its attack sets, 5 bits a row (6 MB), and
+// next to nothing for its columns, which step evenly: within 50 MB of
+// address space, where the columns kept whole (40 MB and more) aborted.
+#[test]
+fn check_needs_about_the_boards_own_bits() {
+    let board = queens_output(&["one", "10000000", "--format", "columns"]);
+    let none = [("QUEENS_MEMORY_LIMIT", "none")];
+    let assert = under_ulimit(50_000, &["check"], &none, &board).success();
+    assert_eq!(assert.get_output().stdout, b"board 1: ok\n");
+    // Short of room, refused in one line, never aborted.
+    let assert = under_ulimit(20_000, &["check"], &none, &board).stdout("");
+    one_error_line(
+        assert,
+        2,
+        &[
+            "line 1: checking this board needs at least",
+            "more than this machine could give",
+        ],
+    );
+    let assert = cargo_bin_cmd!("queens")
+        .env("QUEENS_MEMORY_LIMIT", "4000000")
+        .arg("check")
+        .write_stdin(board)
+        .assert()
+        .stdout("");
+    one_error_line(
+        assert,
+        2,
+        &[
+            "line 1: checking this board needs at least",
+            "3.8 MiB available",
+        ],
+    );
+}
+
+// See: issue 32, item 2: `one` streams its board under a limit.
+#[test]
+fn one_streams_under_a_limit() {
+    let assert =
+        under_ulimit(50_000, &["one", "10000000", "--format", "jsonl"], &[], b"").success();
+    assert!(assert.get_output().stdout.len() > 10_000_000);
+}
+
+/// The stdout of `queens args`, which must succeed.
+fn queens_output(args: &[&str]) -> Vec<u8> {
+    cargo_bin_cmd!("queens")
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
 }

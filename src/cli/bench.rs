@@ -14,7 +14,7 @@ use anyhow::Context;
 use indicatif::ProgressBar;
 use queens::Error;
 use queens::bench::{self, Machine, Workload};
-use queens::{Engine, Executor, known};
+use queens::{Config, Counter, Engine, Executor, known};
 use serde::Serialize;
 
 use super::args::refuse_engine;
@@ -185,7 +185,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         (Some(n), false) => Workload::custom(n, args.engine),
         (None, _) => Workload::v1(),
     }
-    .with_options(super::options::from_env()?);
+    .with_options(super::options::from_env()?)
+    .with_memory_limit(super::memory::available()?);
     // Checked before the benchmark runs, and again when it is written.
     let svg = args
         .svg
@@ -199,6 +200,17 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         .as_ref()
         .map_or_else(|| bench::thread_counts(most), |t| t.0.clone());
     let runs = args.runs as usize;
+    // A count too big for this machine is refused before the plan is
+    // announced (the library checks again).
+    let most_asked = threads.iter().copied().max().unwrap_or(1);
+    for &(engine, n) in &workload.counts {
+        let config = Config::with_threads(most_asked).with_memory_limit(workload.memory_limit);
+        Counter::new(n)
+            .engine(engine)
+            .config(&config)
+            .fits_unplanned()?;
+        super::plan::announce(n, engine, &config);
+    }
     let bar = Bar::new(!args.json && io::stderr().is_terminal(), &workload, runs);
     let report = match run_bench(&workload, &threads, runs, &bar) {
         Ok(report) => report,

@@ -60,7 +60,9 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     };
     let mut out = super::stdout();
     let mut invalid = 0u64;
-    for board in Boards::new(input) {
+    // See: issue 32 (a board of 10^9 rows aborted under `ulimit -v 2000000`).
+    let boards = Boards::new(input).with_memory_limit(super::memory::available()?);
+    for board in boards {
         match board {
             Ok(checked) => match checked.conflict {
                 None if args.quiet => {}

@@ -194,6 +194,7 @@ fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
     let (mut first_plan, mut shard) = (None, None);
     if let (Some(id), Method::Engine(engine)) = (request.shard, method) {
         let (n, config, out_dir) = (request.first, &request.config, request.out_dir);
+        request.warn_unpublished(n);
         match shard::prepare(n, engine, config, id, out_dir)? {
             Task::Done(file, path) => return already_done(&file, &path, request),
             Task::Count(plan, prepared) => (first_plan, shard) = (Some(plan), Some(prepared)),
@@ -205,7 +206,7 @@ fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
     if let Method::Engine(engine) = method {
         let plan = match first_plan {
             Some(plan) => plan,
-            None => plan_for(request.first, engine, &request.config)?,
+            None => request.plan(request.first, engine, &pool)?,
         };
         ready = Some(request.ready(plan, shard.as_ref(), &pool)?);
     }
@@ -262,12 +263,6 @@ impl<'a> Request<'a> {
             .as_deref()
             .map(|path| Output::new(path, "--output", &inputs))
             .transpose()?;
-        if last > LARGEST_KNOWN && !args.quiet {
-            eprintln!(
-                "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will \
-                 check this count, and n = {last} may run for years"
-            );
-        }
         let style = if args.json {
             Style::Json
         } else if args.quiet {
@@ -322,6 +317,42 @@ impl<'a> Request<'a> {
         (self.args.checkpoint.as_deref()).or(shard.map(|s| s.journal.as_path()))
     }
 
+    /// The plan of the `n`-board, refused before it is built when even
+    /// the least its count can take is more memory than there is (see:
+    /// issue 32; the join's plan of n = 28 takes minutes, and was refused
+    /// only after them), and announced on stderr when it takes seconds.
+    fn plan(&self, n: u32, engine: Engine, pool: &ThreadPool) -> anyhow::Result<Plan> {
+        let counter = Counter::new(n)
+            .engine(engine)
+            .config(&self.config)
+            .pool(pool);
+        let floor = match self.args.units.as_ref() {
+            Some(UnitList(ids)) => counter.units(ids).fits_unplanned(),
+            None => counter.fits_unplanned(),
+        };
+        // Anything else wrong with the plan is said as the plan says it.
+        if let Err(refused @ queens::Error::Memory { .. }) = floor {
+            return Err(refused.into());
+        }
+        self.warn_unpublished(n);
+        if !self.args.quiet {
+            super::plan::announce(n, engine, &self.config);
+        }
+        plan_for(n, engine, &self.config)
+    }
+
+    /// Warns that nothing will check the count of `n` where OEIS has no
+    /// total for it: after the memory check, so that a refusal stays one
+    /// line.
+    fn warn_unpublished(&self, n: u32) {
+        if n > LARGEST_KNOWN && !self.args.quiet {
+            eprintln!(
+                "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will \
+                 check this count, and n = {n} may run for years"
+            );
+        }
+    }
+
     /// Gets `plan` (or the shard's) ready to count: its memory and the
     /// units asked for checked, its journal opened and replayed.
     fn ready(
@@ -373,7 +404,7 @@ impl<'a> Request<'a> {
             Method::Engine(engine) => {
                 let ready = match ready {
                     Some(ready) => ready,
-                    None => self.ready(plan_for(n, engine, &self.config)?, None, pool)?,
+                    None => self.ready(self.plan(n, engine, pool)?, None, pool)?,
                 };
                 let Ready { plan, job, journal } = ready;
                 let (count, journal) = self.count_plan(&plan, &job, journal, pool, &progress)?;

@@ -8,7 +8,9 @@ use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use queens::{Config, Counter, Engine, Executor, MAX_N, Plan, Sample, human_duration, known};
+use queens::{
+    Config, Counter, Engine, Executor, MAX_N, Overrun, Plan, Sample, human_duration, known,
+};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
@@ -160,21 +162,27 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     } else {
         Executor::Cpu
     };
-    let counter = Counter::new(n)
-        .executor(executor)
-        .options(super::options::from_env()?);
+    // One config for the plan and the count: the memory limit is the
+    // count's (see: issue 32, which aborted under `ulimit -v` and ignored
+    // QUEENS_MEMORY_LIMIT), the options are the environment's.
+    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
+        .with_executor(executor)
+        .with_options(super::options::from_env()?)
+        .with_memory_limit(super::memory::available()?);
+    let counter = Counter::new(n).config(&config);
     let counter = match args.engine {
         Some(engine) => counter.engine(engine),
         None => counter,
     };
-    let counter = match threads {
-        Some(t) => counter.threads(t.get()),
-        None => counter,
-    };
     let engine = counter.chosen_engine();
-    let config = Config::default().with_memory_limit(super::memory::available()?);
+    // The sample's records are few: only the tables and the threads'
+    // buffers are checked before the plan is built.
     let started = Instant::now();
-    let plan = match Plan::new(n, engine, &config) {
+    let planned = counter.units(&[]).fits_unplanned().and_then(|()| {
+        super::plan::announce(n, engine, &config);
+        Plan::new(n, engine, &config)
+    });
+    let plan = match planned {
         Ok(plan) => plan,
         Err(refused) => {
             eprintln!("queens: {refused}");
@@ -195,7 +203,18 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         (None, None) => Sample::Seconds(10.0),
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
-    let e = queens::estimate(&plan, &counter, threads_used, sample, seed)?;
+    let warn = |over: Overrun| {
+        eprintln!(
+            "queens: warning: the smallest sample that projects a spread ({} units, two of each \
+             stratum) is projected to take {} {}, {} more than --seconds {}",
+            over.units,
+            if over.at_least { "at least" } else { "about" },
+            human_duration(over.projected),
+            human_duration(over.projected - over.budget),
+            over.budget
+        );
+    };
+    let e = queens::estimate(&plan, &counter, threads_used, sample, seed, &warn)?;
     let record = EstimateRecord {
         n,
         engine: engine.name(),

@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, Plan};
+use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, Plan, human_duration};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
@@ -108,6 +108,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let config = Config::default()
         .with_split_depth(args.split_depth.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
+    announce(n, engine, &config);
     let plan = match Plan::new(n, engine, &config) {
         Ok(plan) => plan,
         Err(refused) => {
@@ -135,3 +136,29 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     })?;
     Ok(ExitCode::SUCCESS)
 }
+
+/// Says on stderr how long building the plan of `(n, engine)` with
+/// `config` will take, where that is more than a few seconds
+/// ([`Plan::planning_seconds`], on the threads of the current rayon pool,
+/// which builds it) and the plan fits in `config`'s memory limit (else it
+/// is refused at once, in one line): the join's plan of n = 28 takes
+/// minutes, with nothing else to show for them.
+pub(super) fn announce(n: u32, engine: Engine, config: &Config) {
+    let threads = rayon::current_num_threads();
+    let fits = Plan::memory_estimate(n, engine, config)
+        .is_ok_and(|needed| config.memory_limit.is_none_or(|limit| needed <= limit));
+    if let Some(seconds) = Plan::planning_seconds(n, engine, threads)
+        && seconds >= ANNOUNCED_SECONDS
+        && fits
+    {
+        eprintln!(
+            "queens: planning n = {n} with the {engine} engine takes about {} on {threads} \
+             thread{} before anything is counted",
+            human_duration(seconds),
+            if threads == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// Plans that take at least this long are announced.
+const ANNOUNCED_SECONDS: f64 = 3.0;

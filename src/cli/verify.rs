@@ -320,9 +320,21 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     let config = Config::default()
         .with_split_depth(described.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
+    // Refused before the plan is built when even one thread's recount
+    // would not fit (see: issue 32: the join plans n = 28 for minutes).
+    let floor = Counter::new(described.n)
+        .engine(engine)
+        .config(&config)
+        .threads(1)
+        .units(&[])
+        .fits_unplanned();
+    if let Err(refused @ queens::Error::Memory { .. }) = floor {
+        return Err(refused.into());
+    }
     // A header naming a plan this build cannot make (n = 99, a split of
     // 9) is bad input like any other bad header (exit 2); a plan too big
     // for this machine is the memory refusal every command gives.
+    super::plan::announce(described.n, engine, &config);
     let plan = Plan::new(described.n, engine, &config).map_err(|e| match e {
         queens::Error::Memory { .. } => anyhow::Error::from(e),
         e => usage(format!(

@@ -216,6 +216,7 @@ impl<'a> Counter<'a> {
     /// before the plan was built.
     pub fn run(&self) -> Result<Count, Error> {
         let stop = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+        self.fits_unplanned()?;
         let plan = Plan::new_unless(self.n, self.chosen_engine(), &self.config, &stop)?
             .ok_or(Error::Cancelled)?;
         self.run_plan(&plan)
@@ -301,10 +302,7 @@ impl Counter<'_> {
         let Some(available) = self.config.memory_limit else {
             return Ok(());
         };
-        let threads = self.pool.map_or_else(
-            || threads_of(self.config.threads),
-            ThreadPool::current_num_threads,
-        );
+        let threads = self.counting_threads();
         let units = self.units.map_or(plan.len(), <[u32]>::len);
         let needed = plan.count_memory(threads, units);
         if needed > available {
@@ -317,6 +315,51 @@ impl Counter<'_> {
             });
         }
         Ok(())
+    }
+}
+
+impl Counter<'_> {
+    /// `Ok` unless even a lower bound on the count's memory, found from
+    /// the plan's sizes without building it
+    /// ([`Plan::count_memory_floor`]: milliseconds), is above the config's
+    /// memory limit: what [`run`](Self::run) checks before it builds the
+    /// plan (the join's takes minutes at n = 28), for a caller that builds
+    /// the plan itself. [`fits`](Self::fits) checks again once it is built.
+    ///
+    /// # Errors
+    /// As [`Plan::new`], but never a plan's [`Error::Memory`];
+    /// [`Error::Memory`] when the floor, on this count's threads, is above
+    /// the limit.
+    pub fn fits_unplanned(&self) -> Result<(), Error> {
+        let Some(available) = self.config.memory_limit else {
+            return Ok(());
+        };
+        let engine = self.chosen_engine();
+        let needed = Plan::count_memory_floor(
+            self.n,
+            engine,
+            &self.config,
+            self.counting_threads(),
+            self.units.map(<[u32]>::len),
+        )?;
+        if needed > available {
+            return Err(Error::Memory {
+                doing: "counting",
+                n: self.n,
+                by: engine.described(),
+                needed,
+                available,
+            });
+        }
+        Ok(())
+    }
+
+    /// The threads this count runs on: its pool's, else its config's.
+    fn counting_threads(&self) -> usize {
+        self.pool.map_or_else(
+            || threads_of(self.config.threads),
+            ThreadPool::current_num_threads,
+        )
     }
 }
 

@@ -247,6 +247,54 @@ impl Plan {
         })
     }
 
+    /// A lower bound on [`count_memory`](Self::count_memory) of the plan
+    /// [`Plan::new`] would build for `(n, engine, config)`, on `threads`
+    /// threads, of `units` of its units (`None`: all), found without
+    /// building it: milliseconds, where the join's plans of n = 25 to 28
+    /// take from seconds to minutes (its largest jobs are pinned, see
+    /// [`Plan::planning_seconds`]). A count whose floor is above its memory
+    /// limit can be refused before its plan is built, and is never one
+    /// that the check after the plan would let through.
+    ///
+    /// # Errors
+    /// As [`Plan::new`], but never [`Error::Memory`].
+    pub fn count_memory_floor(
+        n: u32,
+        engine: Engine,
+        config: &Config,
+        threads: usize,
+        units: Option<usize>,
+    ) -> Result<u64, Error> {
+        check(n, engine, config)?;
+        let (plan, all, counting) = match (engine, engine.stage()) {
+            (Engine::Constellations, _) => {
+                let starts = constellations::start_count(n);
+                (starts as u64 * size_of::<Start>() as u64, starts, 0)
+            }
+            (_, None) => {
+                let count = mirror::unit_count(n, config.split_depth);
+                (count as u64 * size_of::<WorkUnit>() as u64, count, 0)
+            }
+            (_, Some(stage)) => (
+                0,
+                JoinPlan::jobs_in(n, stage),
+                JoinPlan::count_bytes_floor(n, stage, threads),
+            ),
+        };
+        let records = units.unwrap_or(all) as u64 * RECORD_BYTES;
+        Ok(plan + records + counting)
+    }
+
+    /// About how many seconds [`Plan::new`] takes for `(n, engine)` on
+    /// `threads` threads, where that is more than a second or so: the
+    /// join's plans of n = 23 to 28 (n = 28: about 200 s on 2 threads),
+    /// which compute every job's cost before the first unit can run.
+    /// `None` for the plans that take less.
+    #[must_use]
+    pub fn planning_seconds(n: u32, engine: Engine, threads: usize) -> Option<f64> {
+        join::sizes::planning_seconds(n, engine.stage()?, threads)
+    }
+
     /// The bytes a count of `units` of its units takes on `threads`
     /// threads, the plan's own included: the join's quarter tables (built
     /// by the first unit that runs, 1.1 GB at n = 22; none from n = 24 on,

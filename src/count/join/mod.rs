@@ -22,6 +22,7 @@ pub mod odd;
 pub mod pairs;
 pub mod quarter;
 pub mod sieve;
+pub mod sizes;
 
 use std::sync::OnceLock;
 
@@ -30,6 +31,7 @@ use self::matcher::{SlicedMatcher, count_naive, query};
 use self::odd::{FreeColumns, Middle, OddGeometry};
 use self::quarter::{GroupSizes, Groups, Piece, QuarterTable, Slice};
 use self::sieve::Sieve;
+use self::sizes::Largest;
 use crate::Error;
 use crate::cpu::Features;
 
@@ -328,16 +330,48 @@ impl JoinPlan {
     /// vectors' worth.
     #[must_use]
     pub fn scratch_bytes(&self) -> u64 {
-        let slices = match self.pieces {
-            Pieces::Whole(_) => 0,
-            Pieces::PerJob => {
-                let side = self.sizes.side();
-                4 * (self.largest_slice * size_of::<Piece>() as u64 + 4 * ((1 << side) + 1))
-            }
+        let per_job = matches!(self.pieces, Pieces::PerJob);
+        scratch_bytes_of(self.sizes.side(), per_job, self.largest())
+    }
+
+    /// The sizes of this plan's largest job and row set.
+    #[must_use]
+    pub fn largest(&self) -> Largest {
+        Largest {
+            candidates: self.largest,
+            right: self.largest_right,
+            slice: self.largest_slice,
+        }
+    }
+
+    /// A lower bound on the bytes a count of every job of an `n`-board
+    /// takes on `threads` threads, besides the runner's records, found
+    /// without building the plan (in milliseconds, where building it takes
+    /// up to minutes): the plan's own bytes and tables, exactly, and each
+    /// thread's scratch, exactly where [`sizes::LARGEST`] pins the plan's
+    /// largest job, else its floor. Never above what [`bytes`](Self::bytes),
+    /// [`table_bytes`](Self::table_bytes) and
+    /// [`scratch_bytes`](Self::scratch_bytes) add up to for the built plan.
+    #[must_use]
+    pub fn count_bytes_floor(n: u32, stage: Stage, threads: usize) -> u64 {
+        let geo = Geometry::new(n);
+        let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
+        let side = side(&geo, odd.as_ref());
+        let per_job = stage == Stage::FixedMiddle && side > MAX_WHOLE_SIDE;
+        let scratch = match sizes::largest(n, stage) {
+            Some(largest) => scratch_bytes_of(side, per_job, largest),
+            None => SCRATCH_FLOOR,
         };
-        let chunked = self.largest_right * 8 + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
-        let buffers = (self.largest * SCRATCH_PER_CANDIDATE).min(chunked);
-        SCRATCH_FLOOR + buffers + slices
+        Self::plan_bytes(n, stage) + Self::table_bytes(n, stage) + threads as u64 * scratch
+    }
+
+    /// How many jobs an `n`-board's plan lists, counted without listing
+    /// them.
+    #[must_use]
+    pub fn jobs_in(n: u32, stage: Stage) -> usize {
+        let geo = Geometry::new(n);
+        let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
+        job_count(&geo, stage, odd.as_ref())
     }
 
     /// Builds the tables now rather than in the first job (nothing where
@@ -799,6 +833,20 @@ pub const SCRATCH_PER_CANDIDATE: u64 = 24;
 
 /// Bytes of a scratch's smallest vectors, whatever the jobs.
 const SCRATCH_FLOOR: u64 = 64 << 10;
+
+/// [`JoinPlan::scratch_bytes`] of a plan whose quarter side is `side`,
+/// whose jobs build their slices where `per_job`, and whose largest job
+/// and row set are `largest`.
+fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest) -> u64 {
+    let slices = if per_job {
+        4 * (largest.slice * size_of::<Piece>() as u64 + 4 * ((1 << side) + 1))
+    } else {
+        0
+    };
+    let chunked = largest.right * 8 + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
+    let buffers = (largest.candidates * SCRATCH_PER_CANDIDATE).min(chunked);
+    SCRATCH_FLOOR + buffers + slices
+}
 
 /// The side of the quarter table: `q`, or `h` around a fixed middle.
 fn side(geo: &Geometry, odd: Option<&OddGeometry>) -> u32 {

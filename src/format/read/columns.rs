@@ -10,19 +10,22 @@ use std::io::BufRead;
 
 use super::input::{Input, describe};
 use super::{Checked, MAX_READ_N, ReadError};
-use crate::check::{Bits, Conflict, Queen, first_conflict};
+use std::collections::TryReserveError;
+
+use crate::check::{Bits, Conflict, by_rows_bytes, first_conflict_by_rows};
 
 /// One line of 1-based column numbers.
 pub(super) fn read_columns<R: BufRead>(
     input: &mut Input<R>,
     index: u64,
+    limit: Option<u64>,
 ) -> Result<Option<Checked>, ReadError> {
     input.skip_whitespace(true)?;
     if input.peek()?.is_none() {
         return Ok(None);
     }
     let line = input.line;
-    let mut cols = Columns::default();
+    let mut cols = Columns::new(limit);
     loop {
         input.skip_whitespace(false)?;
         match input.peek()? {
@@ -66,29 +69,57 @@ pub(super) fn read_columns<R: BufRead>(
         index,
         line,
         n,
-        conflict: cols.first_conflict(),
+        conflict: cols.first_conflict(line)?,
     }))
 }
 
-/// The columns of a board as they are read, one per row.
+/// The columns of a board as they are read, one per row, kept for the
+/// check at the end of the board (see: issue 32).
 ///
-/// Columns are kept only up to the first repeated one: the check needs no
-/// more to find the first conflict, and a line of a billion `1`s costs no
-/// memory. They are kept in chunks of fixed size, so that a growing board
-/// is never copied: at n = 10^7 `queens check` peaks at 75 MB of memory
-/// instead of 124 MB with one doubling vector (the time is the same,
-/// 0.33 s).
+/// Memory: what a board needs is its attack sets, a bit per column and two
+/// per kind of diagonal, 5n bits (625 MB at n = 10^9), allocated once `n`
+/// is known; the columns themselves are kept as runs of equal steps, so
+/// that the boards of formulas (`queens one`, a few runs whatever n)
+/// cost next to nothing, and a board without a pattern at most 4 bytes a
+/// row more. Columns are kept only up to the first repeated one: the check
+/// needs no more to find the first conflict, and a line of a billion `1`s
+/// costs no memory. Every allocation is fallible, and the bytes held and
+/// to come are held against `limit`: past it, or where the allocator has
+/// nothing left (`ulimit -v`), the board is refused in one line
+/// ([`ReadError::Memory`]), never aborted.
 #[derive(Debug, Default)]
 pub(super) struct Columns {
-    chunks: Vec<Vec<u32>>,
+    kept: Vec<Segment>,
+    /// Trailing columns of the last raw segment that step evenly.
+    even: usize,
+    /// Columns kept, and the largest of them.
+    kept_rows: u32,
+    kept_max: u32,
     seen: Bits,
     repeated: bool,
     /// Columns read (the board's n, once the line is done).
     pub(super) count: u32,
     pub(super) max: Option<u32>,
+    /// The bytes the board may take, `None` for no limit.
+    limit: Option<u64>,
+}
+
+/// Kept columns: a run of equal steps, or columns as they came.
+#[derive(Debug)]
+enum Segment {
+    Run { first: u32, step: i64, len: u32 },
+    Raw(Vec<u32>),
 }
 
 impl Columns {
+    /// No columns yet; the board may take `limit` bytes.
+    pub(super) fn new(limit: Option<u64>) -> Self {
+        Self {
+            limit,
+            ..Self::default()
+        }
+    }
+
     pub(super) fn push<R>(&mut self, input: &Input<R>, col: u32) -> Result<(), ReadError> {
         if self.count == MAX_READ_N {
             return Err(input.malformed(format!("more than {MAX_READ_N} columns in one board")));
@@ -99,38 +130,145 @@ impl Columns {
             // A column is on the board only if as many numbers follow it:
             // one far past those read so far is not marked, so that a few
             // bytes (`999999999`) cannot claim 125 MB of bits. Missing a
-            // repeat of it only keeps more columns, 4 bytes a number.
+            // repeat of it only keeps more columns.
             if (col as usize) < SEEN_AHEAD.max(2 * self.count as usize) {
-                self.repeated = self.seen.test_and_set(col as usize);
+                self.repeated = (self.seen.try_test_and_set(col as usize))
+                    .map_err(|_| self.refusal(input.line, None))?;
             }
-            match self.chunks.last_mut() {
-                Some(chunk) if chunk.len() < COLUMNS_CHUNK => chunk.push(col),
-                _ => {
-                    let mut chunk = Vec::with_capacity(COLUMNS_CHUNK);
-                    chunk.push(col);
-                    self.chunks.push(chunk);
-                }
+            self.keep(col).map_err(|_| self.refusal(input.line, None))?;
+            self.kept_rows += 1;
+            self.kept_max = self.kept_max.max(col);
+            if self.count.is_multiple_of(CHECK_EVERY)
+                && let Some(limit) = self.limit
+                && self.needed() > limit
+            {
+                return Err(self.refusal(input.line, Some(limit)));
             }
         }
         Ok(())
     }
 
+    /// Keeps `col`: in the last run if it steps as the run does, else in
+    /// a raw segment, whose tail turns into a run once [`RUN`] columns of
+    /// it step evenly.
+    fn keep(&mut self, col: u32) -> Result<(), TryReserveError> {
+        if let Some(Segment::Run { first, step, len }) = self.kept.last_mut()
+            && i64::from(*first) + *step * i64::from(*len) == i64::from(col)
+        {
+            *len += 1;
+            return Ok(());
+        }
+        let raw = match self.kept.last_mut() {
+            Some(Segment::Raw(raw)) if raw.len() < COLUMNS_CHUNK => raw,
+            _ => {
+                self.kept.try_reserve(1)?;
+                self.kept.push(Segment::Raw(Vec::new()));
+                self.even = 0;
+                match self.kept.last_mut() {
+                    Some(Segment::Raw(raw)) => raw,
+                    _ => unreachable!("a raw segment was just pushed"),
+                }
+            }
+        };
+        let steps_on = match raw.as_slice() {
+            [.., a, b] => i64::from(*b) - i64::from(*a) == i64::from(col) - i64::from(*b),
+            _ => false,
+        };
+        self.even = if steps_on {
+            self.even + 1
+        } else {
+            raw.len().min(1) + 1
+        };
+        raw.try_reserve(1)?;
+        raw.push(col);
+        if self.even == RUN {
+            let first = raw[raw.len() - RUN];
+            let step = i64::from(raw[raw.len() - RUN + 1]) - i64::from(first);
+            raw.truncate(raw.len() - RUN);
+            if raw.is_empty() {
+                self.kept.pop();
+            }
+            self.kept.try_reserve(1)?;
+            self.kept.push(Segment::Run {
+                first,
+                step,
+                len: RUN as u32,
+            });
+            self.even = 0;
+        }
+        Ok(())
+    }
+
+    /// The bytes the columns kept take.
+    fn kept_bytes(&self) -> u64 {
+        let raw: usize = (self.kept.iter())
+            .map(|s| match s {
+                Segment::Raw(raw) => raw.capacity() * size_of::<u32>(),
+                Segment::Run { .. } => 0,
+            })
+            .sum();
+        (self.kept.capacity() * size_of::<Segment>() + raw) as u64
+    }
+
+    /// What the board needs so far: the columns kept and the attack sets
+    /// of their rows, which only grow as more are kept.
+    fn needed(&self) -> u64 {
+        self.kept_bytes() + by_rows_bytes(self.kept_rows, self.kept_max)
+    }
+
+    /// The refusal of the board that starts on `line`, past `available`
+    /// bytes (`None`: where the allocator had no more).
+    fn refusal(&self, line: u64, available: Option<u64>) -> ReadError {
+        ReadError::Memory {
+            line,
+            rows: self.count,
+            needed: self.needed(),
+            available,
+        }
+    }
+
     /// The first conflict among the columns kept: when one repeats, the
     /// first conflict of the board is among the rows up to the repeat.
-    pub(super) fn first_conflict(self) -> Option<Conflict> {
+    pub(super) fn first_conflict(mut self, line: u64) -> Result<Option<Conflict>, ReadError> {
         debug_assert!(self.max.is_none_or(|m| m < self.count));
-        let n = self.count;
-        let queens = (0..)
-            .zip(self.chunks.iter().flatten())
-            .map(|(row, &col)| Queen { row, col });
-        let conflict = first_conflict(n, queens);
+        if let Some(limit) = self.limit.filter(|&limit| self.needed() > limit) {
+            return Err(self.refusal(line, Some(limit)));
+        }
+        // The bits of the columns seen go before the attack sets come.
+        self.seen = Bits::default();
+        let cols = kept(&self.kept);
+        let conflict = first_conflict_by_rows(self.kept_rows, self.kept_max, cols)
+            .map_err(|_| self.refusal(line, None))?;
         debug_assert!(conflict.is_some() || !self.repeated);
-        conflict
+        Ok(conflict)
     }
 }
 
-/// Columns per chunk of [`Columns`]: 256 KiB.
+/// The columns of `segments`, in row order.
+fn kept(segments: &[Segment]) -> impl Iterator<Item = u32> + Clone + '_ {
+    segments.iter().flat_map(|segment| {
+        let (run, raw) = match segment {
+            Segment::Run { first, step, len } => (Some((*first, *step, *len)), &[][..]),
+            Segment::Raw(raw) => (None, raw.as_slice()),
+        };
+        let run = run.into_iter().flat_map(|(first, step, len)| {
+            (0..i64::from(len)).map(move |k| (i64::from(first) + step * k) as u32)
+        });
+        run.chain(raw.iter().copied())
+    })
+}
+
+/// Columns per raw segment of [`Columns`] (256 KiB), so that a growing
+/// board is never copied more than a segment at a time: at n = 10^7 `queens
+/// check` peaked at 75 MB of memory with segments instead of 124 MB with
+/// one doubling vector (the time is the same, 0.33 s).
 const COLUMNS_CHUNK: usize = 1 << 16;
+
+/// Columns that step evenly that a raw segment turns into a run.
+const RUN: usize = 8;
+
+/// Columns read between two looks at the memory limit.
+const CHECK_EVERY: u32 = 1 << 16;
 
 /// Columns below this are marked as seen whatever has been read (8 KiB of
 /// bits); above it, only those below twice the columns read.
@@ -145,14 +283,72 @@ mod tests {
     #[test]
     fn a_line_of_repeats_keeps_no_columns() {
         let line = "1 ".repeat(100_000) + "\n";
-        let mut cols = Columns::default();
+        let mut cols = Columns::new(None);
         let input = Input::new(&b""[..]);
         for _ in 0..100_000 {
             cols.push(&input, 0).unwrap();
         }
-        assert_eq!(cols.chunks.concat(), [0, 0]);
+        assert_eq!(kept(&cols.kept).collect::<Vec<_>>(), [0, 0]);
         let got: Vec<_> = Boards::new(line.as_bytes()).collect();
         assert!(got[0].as_ref().unwrap().conflict.unwrap().line == Line::Column);
+    }
+
+    fn keep_all(cols: &[u32]) -> Columns {
+        let input = Input::new(&b""[..]);
+        let mut kept = Columns::new(None);
+        for &col in cols {
+            kept.push(&input, col).unwrap();
+        }
+        kept
+    }
+
+    // Issue 32: a board of 10^9 rows took 48 bits a row to check.
+    #[test]
+    fn columns_are_kept_as_runs_and_given_back_as_read() {
+        let n = 1_000_000u32;
+        let stepping: Vec<u32> = (0..n / 2)
+            .map(|i| 2 * i + 1)
+            .chain((0..n / 2).map(|i| 2 * i))
+            .collect();
+        let cols = keep_all(&stepping);
+        assert_eq!(kept(&cols.kept).collect::<Vec<_>>(), stepping);
+        assert!(cols.kept.len() <= 4, "{} segments", cols.kept.len());
+        assert!(cols.kept_bytes() < 1024, "{}", cols.kept_bytes());
+        // Without a pattern, runs and raw columns mixed, any step.
+        let mut state = 7u64;
+        let mut mixed: Vec<u32> = Vec::new();
+        for block in 0..2000u32 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let len = (state >> 60) as u32 + 1;
+            let step = (state >> 40) as u32 % 5;
+            let start = (state >> 20) as u32 % 1_000_000 + 10 * block;
+            mixed.extend((0..len).map(|k| {
+                if block % 3 == 0 {
+                    start + step * k
+                } else {
+                    start.wrapping_sub(step * k) % 3_000_000
+                }
+            }));
+        }
+        let cols = keep_all(&mixed);
+        assert_eq!(
+            kept(&cols.kept).collect::<Vec<_>>(),
+            mixed[..cols.kept_rows as usize]
+        );
+    }
+
+    #[test]
+    fn a_board_past_the_limit_is_refused() {
+        let input = Input::new(&b""[..]);
+        let mut cols = Columns::new(Some(1000));
+        let refused = (0..1_000_000).try_for_each(|c| cols.push(&input, c));
+        let err = refused.unwrap_err().to_string();
+        assert!(
+            err.contains("needs at least") && err.contains("1000 bytes available"),
+            "{err}"
+        );
     }
 
     // Issue 20: `echo 999999999 | queens check` took 130 MB to say that
@@ -161,7 +357,7 @@ mod tests {
     #[test]
     fn a_large_column_costs_no_memory_until_as_many_numbers_are_read() {
         let input = Input::new(&b""[..]);
-        let mut cols = Columns::default();
+        let mut cols = Columns::new(None);
         cols.push(&input, 999_999_998).unwrap();
         cols.push(&input, 5).unwrap();
         assert!(

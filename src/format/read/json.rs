@@ -82,6 +82,7 @@ pub(super) fn read_leetcode<R: BufRead>(
 pub(super) fn read_jsonl<R: BufRead>(
     input: &mut Input<R>,
     index: u64,
+    limit: Option<u64>,
 ) -> Result<Option<Checked>, ReadError> {
     input.skip_whitespace(true)?;
     if input.peek()?.is_none() {
@@ -107,7 +108,7 @@ pub(super) fn read_jsonl<R: BufRead>(
                 n = Some(value as u32);
             }
             Key::Cols if cols.is_none() => {
-                cols = Some(read_json_columns(input, n)?);
+                cols = Some(read_json_columns(input, n, limit)?);
             }
             Key::N | Key::Cols => {
                 return Err(input.malformed(format!("the key \"{}\" appears twice", key.name())));
@@ -151,7 +152,7 @@ pub(super) fn read_jsonl<R: BufRead>(
         index,
         line,
         n,
-        conflict: cols.first_conflict(),
+        conflict: cols.first_conflict(line)?,
     }))
 }
 
@@ -160,9 +161,10 @@ pub(super) fn read_jsonl<R: BufRead>(
 fn read_json_columns<R: BufRead>(
     input: &mut Input<R>,
     n: Option<u32>,
+    memory: Option<u64>,
 ) -> Result<Columns, ReadError> {
     input.expect(b'[', "to open \"cols\"")?;
-    let mut cols = Columns::default();
+    let mut cols = Columns::new(memory);
     input.skip_whitespace(false)?;
     if input.peek()? == Some(b']') {
         input.next()?;

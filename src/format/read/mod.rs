@@ -27,9 +27,10 @@ use std::io::{self, BufRead};
 use self::input::{Input, describe};
 use super::Format;
 use crate::check::Conflict;
+use crate::error::Bytes;
 
-/// The largest board [`Boards`] accepts: a billion rows (a few gigabytes of
-/// bits to check it).
+/// The largest board [`Boards`] accepts: a billion rows (625 MB of bits to
+/// check it).
 pub const MAX_READ_N: u32 = 1_000_000_000;
 
 /// One board read and checked.
@@ -61,6 +62,29 @@ pub enum ReadError {
         /// What is wrong, in words.
         message: String,
     },
+    /// A board would need more memory than there is to check: the limit
+    /// given to [`Boards::with_memory_limit`], or what the allocator could
+    /// give. Refused before the board's attack sets are allocated, or as
+    /// soon as its columns, as read, need more.
+    #[error(
+        "line {line}: checking this board needs at least {needed} (a bit per column and two per \
+         diagonal for each of the {rows} rows read so far, and their columns){}",
+        available.map_or_else(
+            || ", more than this machine could give".to_owned(),
+            |a| format!("; this machine has {} available", Bytes(a))
+        ),
+        needed = Bytes(*.needed)
+    )]
+    Memory {
+        /// Where the board starts, from 1.
+        line: u64,
+        /// Columns read when it was refused.
+        rows: u32,
+        /// Bytes needed, at least.
+        needed: u64,
+        /// The limit, `None` where the allocator refused.
+        available: Option<u64>,
+    },
     /// There is no board at all: nothing but blank lines, or LeetCode's
     /// `[]`, which is what every format writes for a board size without
     /// solutions. Not malformed; the caller decides whether it is wrong.
@@ -91,6 +115,8 @@ pub struct Boards<R> {
     /// LeetCode's outer `[` has been read.
     array_open: bool,
     done: bool,
+    /// The bytes one board may take, `None` for no limit.
+    memory_limit: Option<u64>,
 }
 
 impl<R: BufRead> Boards<R> {
@@ -102,6 +128,21 @@ impl<R: BufRead> Boards<R> {
             boards: 0,
             array_open: false,
             done: false,
+            memory_limit: None,
+        }
+    }
+
+    /// These boards, each refused ([`ReadError::Memory`]) where checking
+    /// it would take more than `bytes` (`None`: no limit, only what the
+    /// allocator gives). A board in the columns format or JSON lines takes
+    /// its attack sets, 5 bits a row, and its columns as read: next to
+    /// nothing for a board that steps evenly (as `queens one` writes
+    /// them), 4 bytes a row for one without a pattern.
+    #[must_use]
+    pub fn with_memory_limit(self, bytes: Option<u64>) -> Self {
+        Self {
+            memory_limit: bytes,
+            ..self
         }
     }
 
@@ -139,8 +180,8 @@ impl<R: BufRead> Boards<R> {
         let board = match format {
             Format::Board | Format::Spaced => grid::read_grid(&mut self.input, index)?,
             Format::Leetcode => json::read_leetcode(&mut self.input, &mut self.array_open, index)?,
-            Format::Columns => columns::read_columns(&mut self.input, index)?,
-            Format::Jsonl => json::read_jsonl(&mut self.input, index)?,
+            Format::Columns => columns::read_columns(&mut self.input, index, self.memory_limit)?,
+            Format::Jsonl => json::read_jsonl(&mut self.input, index, self.memory_limit)?,
         };
         if board.is_some() {
             self.boards = index;
