@@ -12,8 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PySlice, PyTuple};
 use queens::MAX_READ_N;
 
-use crate::boards::Form;
 use crate::errors::{BoardSizeError, board_size, to_py};
+use crate::form::Form;
 
 /// The largest board ``one`` draws square by square (``format="leetcode"``
 /// or ``"board"``): 10^8 characters, about 100 MB. The command line stops

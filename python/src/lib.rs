@@ -17,6 +17,7 @@ mod cli;
 mod command;
 mod construction;
 mod errors;
+mod form;
 mod plan;
 mod pool;
 mod runner;
