@@ -24,6 +24,7 @@
 //! This module generates and weighs half-boards; it never counts pairs.
 
 use super::quarter::{Groups, Piece};
+use super::subsets::for_each_subset;
 
 /// Which half of the columns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,27 +167,6 @@ pub fn pair_pieces(
     }
 }
 
-/// Calls `f` with every `k`-element subset of `0..width`, as a bit mask, in
-/// increasing order (Gosper's hack: the next larger integer with the same
-/// number of set bits).
-pub fn for_each_subset(width: u32, k: u32, mut f: impl FnMut(u32)) {
-    if k > width {
-        return;
-    }
-    if k == 0 {
-        f(0);
-        return;
-    }
-    let limit = 1u64 << width;
-    let mut set = (1u64 << k) - 1;
-    while set < limit {
-        f(set as u32);
-        let low = set & set.wrapping_neg();
-        let ripple = set + low;
-        set = (((ripple ^ set) >> 2) / low) | ripple;
-    }
-}
-
 /// Every row set for the left half: the `h`-element subsets of the rows.
 #[cfg(test)]
 #[must_use]
@@ -254,18 +234,6 @@ pub fn right_weight(geo: &Geometry, word: u64, centre: bool, mirror: u32) -> u32
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn subsets_are_enumerated_in_order_and_completely() {
-        let mut seen = Vec::new();
-        for_each_subset(5, 2, |s| seen.push(s));
-        assert_eq!(seen.len(), 10);
-        assert!(seen.windows(2).all(|w| w[0] < w[1]));
-        assert!(seen.iter().all(|s| s.count_ones() == 2 && *s < 32));
-        let mut one = Vec::new();
-        for_each_subset(3, 0, |s| one.push(s));
-        assert_eq!(one, [0]);
-    }
 
     #[test]
     fn flipping_rows_reverses_them() {

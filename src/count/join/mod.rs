@@ -23,15 +23,17 @@ pub mod pairs;
 pub mod quarter;
 pub mod sieve;
 pub mod sizes;
+pub mod subsets;
 
 use std::sync::OnceLock;
 
-use self::halves::{Geometry, Side, flip_weight, for_each_subset, mirror_weight, right_weight};
+use self::halves::{Geometry, Side, flip_weight, mirror_weight, right_weight};
 use self::matcher::{SlicedMatcher, count_naive, query};
 use self::odd::{FreeColumns, Middle, OddGeometry};
 use self::quarter::{GroupSizes, Groups, Piece, QuarterTable, Slice};
 use self::sieve::Sieve;
 use self::sizes::Largest;
+use self::subsets::for_each_subset;
 use crate::Error;
 use crate::cpu::Features;
 

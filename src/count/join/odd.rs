@@ -29,11 +29,12 @@
 //!
 //! This module generates the half-boards of these jobs; it never counts.
 
-use super::halves::{Side, for_each_subset};
+use super::halves::Side;
 use super::pairs::{
     Buffers, Chunks, Frame, OffDiagonal, for_each_quarter_pair, pair_group, prefetch,
 };
 use super::quarter::{GroupSizes, Groups, Piece, binomial};
+use super::subsets::for_each_subset;
 
 /// The split of an odd board around its middle row and column.
 #[derive(Clone, Copy, Debug)]

@@ -38,11 +38,12 @@
 //! survivors' words are compress-stored; elsewhere the same arithmetic runs
 //! one candidate at a time.
 
-use super::halves::{Geometry, Side, for_each_subset};
+use super::halves::{Geometry, Side};
 use super::matcher::TAG;
 #[cfg(test)]
 use super::quarter::QuarterTable;
 use super::quarter::{Groups, Piece};
+use super::subsets::for_each_subset;
 use crate::cpu::Features;
 
 /// Symmetry rule 3 for right half-boards on neither long diagonal: the

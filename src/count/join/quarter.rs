@@ -127,7 +127,7 @@ impl GroupSizes {
                     let mut counts = Vec::with_capacity(
                         BINOMIAL[side as usize][rows.count_ones() as usize] as usize,
                     );
-                    super::halves::for_each_subset(side, rows.count_ones(), |cols| {
+                    super::subsets::for_each_subset(side, rows.count_ones(), |cols| {
                         counts.push(by_cols[cols as usize]);
                     });
                     (rows, counts)
@@ -490,7 +490,7 @@ fn walk_rows(side: u32, rows: u32, off: Piece, visit: &mut impl FnMut(u32, Piece
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::join::halves::for_each_subset;
+    use crate::count::join::subsets::for_each_subset;
 
     #[test]
     fn sizes_match_the_design_note() {
