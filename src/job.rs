@@ -54,7 +54,7 @@ impl CountJob {
     /// [`Error::Unit`] for an id the plan does not have,
     /// [`Error::DuplicateUnit`] for an id given twice.
     pub fn units(plan: &Plan, ids: &[u32]) -> Result<Self, Error> {
-        crate::count::check_ids(plan, ids)?;
+        plan.check_ids(ids)?;
         Ok(Self {
             plan_units: plan.len(),
             target: ids.to_vec(),

@@ -248,7 +248,7 @@ impl<'a> Counter<'a> {
         let all: Vec<u32>;
         let ids = match self.units {
             Some(ids) => {
-                check_ids(plan, ids)?;
+                plan.check_ids(ids)?;
                 ids
             }
             None => {
@@ -361,19 +361,4 @@ impl Counter<'_> {
             ThreadPool::current_num_threads,
         )
     }
-}
-
-/// Every id in the plan, none twice.
-pub(crate) fn check_ids(plan: &Plan, ids: &[u32]) -> Result<(), Error> {
-    let mut seen = vec![false; plan.len()];
-    for &id in ids {
-        let slot = seen.get_mut(id as usize).ok_or(Error::Unit {
-            id,
-            units: plan.len(),
-        })?;
-        if std::mem::replace(slot, true) {
-            return Err(Error::DuplicateUnit(id));
-        }
-    }
-    Ok(())
 }

@@ -35,7 +35,6 @@ use std::num::NonZeroUsize;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-pub(crate) use self::counter::check_ids;
 pub use self::counter::{Count, Counter};
 pub use self::gpu::find_gpu;
 pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};

@@ -450,6 +450,22 @@ impl Plan {
         self.features
     }
 
+    /// Checks that every id of `ids` is one of this plan's units, none
+    /// twice.
+    pub(crate) fn check_ids(&self, ids: &[u32]) -> Result<(), Error> {
+        let mut seen = vec![false; self.len()];
+        for &id in ids {
+            let slot = seen.get_mut(id as usize).ok_or(Error::Unit {
+                id,
+                units: self.len(),
+            })?;
+            if std::mem::replace(slot, true) {
+                return Err(Error::DuplicateUnit(id));
+            }
+        }
+        Ok(())
+    }
+
     /// The version of the engine's plan format: bumped whenever its units
     /// or descriptors change meaning.
     #[must_use]

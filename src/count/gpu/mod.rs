@@ -404,7 +404,7 @@ pub fn count_with_kernel(
     kernel: impl FnOnce(&[u32], &[u32]) -> Vec<u64>,
 ) -> Result<Vec<u128>, Error> {
     refuse(plan)?;
-    super::counter::check_ids(plan, ids)?;
+    plan.check_ids(ids)?;
     let n = plan.n();
     let roots = roots(plan, ids);
     let tasks = Tasks::build(n, depth.clamp(1, max_depth(n)), &roots);
