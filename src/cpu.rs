@@ -43,19 +43,21 @@ impl Default for Simd {
 }
 
 /// The extensions this CPU has that the counting loops use, each `true`
-/// only where every instruction its loop enables is there.
+/// only where every instruction its loop enables is there. The fields are
+/// private and set only by detection (or all off), so a `true` proves the
+/// CPU has them: the SAFETY comments of the loops rest on that.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Features {
     /// AVX-512F, VL, VPOPCNTDQ and POPCNT: the join's matcher and pairing
     /// loops.
-    pub avx512: bool,
+    avx512: bool,
     /// BMI2, on a CPU where `pext` is fast: not an AMD one before Zen 3
     /// (family 19h), where it is microcoded, some 20 times slower than the
     /// copy it replaces.
-    pub pext: bool,
+    pext: bool,
     /// BMI1, BMI2, POPCNT and LZCNT (x86-64-v3's bit instructions): the
     /// backtracking kernel.
-    pub bit_instructions: bool,
+    bit_instructions: bool,
 }
 
 impl Features {
@@ -67,6 +69,24 @@ impl Features {
         pext: false,
         bit_instructions: false,
     };
+
+    /// AVX-512F, VL, VPOPCNTDQ and POPCNT are there.
+    #[must_use]
+    pub fn avx512(self) -> bool {
+        self.avx512
+    }
+
+    /// BMI2 is there, with a fast `pext`.
+    #[must_use]
+    pub fn pext(self) -> bool {
+        self.pext
+    }
+
+    /// BMI1, BMI2, POPCNT and LZCNT are there.
+    #[must_use]
+    pub fn bit_instructions(self) -> bool {
+        self.bit_instructions
+    }
 
     /// This CPU's, probed on the first call only.
     pub fn detect() -> Self {

@@ -112,8 +112,8 @@ pub fn count_completions(n: u32, row: u32, start: Masks) -> u128 {
 #[must_use]
 pub(crate) fn count_completions_on(features: Features, n: u32, row: u32, start: Masks) -> u128 {
     #[cfg(target_arch = "x86_64")]
-    if features.bit_instructions {
-        // SAFETY: `features.bit_instructions` is set only where the CPU has
+    if features.bit_instructions() {
+        // SAFETY: `features.bit_instructions()` is true only where the CPU has
         // every feature `count_completions_bmi` enables (see `crate::cpu`).
         #[allow(unsafe_code)]
         return unsafe { count_completions_bmi(n, row, start) };
@@ -124,7 +124,7 @@ pub(crate) fn count_completions_on(features: Features, n: u32, row: u32, start: 
 
 /// The kernel's code path under `features`, for reports.
 pub(crate) fn path(features: Features) -> &'static str {
-    if cfg!(target_arch = "x86_64") && features.bit_instructions {
+    if cfg!(target_arch = "x86_64") && features.bit_instructions() {
         return "bmi1+popcnt";
     }
     "portable"
@@ -264,8 +264,8 @@ pub(crate) fn count_allowed_on(
     allowed: &RowMasks,
 ) -> u128 {
     #[cfg(target_arch = "x86_64")]
-    if features.bit_instructions {
-        // SAFETY: `features.bit_instructions` is set only where the CPU has
+    if features.bit_instructions() {
+        // SAFETY: `features.bit_instructions()` is true only where the CPU has
         // every feature `count_allowed_bmi` enables (see `crate::cpu`).
         #[allow(unsafe_code)]
         return unsafe { count_allowed_bmi(n, (row, end), start, allowed) };

@@ -179,9 +179,9 @@ mod simd {
         #[cfg(not(target_arch = "x86_64"))]
         let _ = features;
         #[cfg(target_arch = "x86_64")]
-        if features.avx512 {
+        if features.avx512() {
             #[allow(unsafe_code)]
-            // SAFETY: `features.avx512` is set only where the CPU has every
+            // SAFETY: `features.avx512()` is true only where the CPU has every
             // feature each kernel enables (see `crate::cpu`),
             // and `cast` only reinterprets `[u64; L]` as the same type.
             return unsafe {
@@ -402,7 +402,7 @@ fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usi
 
 /// The matcher loop this machine runs, for reports.
 pub(crate) fn path(features: Features) -> &'static str {
-    if cfg!(target_arch = "x86_64") && features.avx512 {
+    if cfg!(target_arch = "x86_64") && features.avx512() {
         return "avx512";
     }
     "portable"

@@ -349,8 +349,8 @@ pub fn pair_group(
     buffers: &mut Buffers,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if buffers.features.avx512 {
-        // SAFETY: `features.avx512` is set only where the CPU has every
+    if buffers.features.avx512() {
+        // SAFETY: `features.avx512()` is true only where the CPU has every
         // feature `pair_group` enables (see `crate::cpu`).
         #[allow(unsafe_code)]
         unsafe {

@@ -121,11 +121,7 @@ impl Sieve {
             || queries.len() < MIN_SIDE
             || live.count_ones() < self.max_cuts as u32
         {
-            return self.count_squeezed(
-                stored,
-                queries,
-                Squeeze::new(live, bits, self.features.pext),
-            );
+            return self.count_squeezed(stored, queries, Squeeze::new(live, bits, self.features));
         }
         let ranked = rank_bits(stored, queries, bits, self.max_cuts);
         cut_values(stored, &ranked, &mut self.stored_cuts);
@@ -155,11 +151,7 @@ impl Sieve {
             })
             .unwrap_or(0);
         if k == 0 {
-            return self.count_squeezed(
-                stored,
-                queries,
-                Squeeze::new(live, bits, self.features.pext),
-            );
+            return self.count_squeezed(stored, queries, Squeeze::new(live, bits, self.features));
         }
         #[cfg(test)]
         {
@@ -168,7 +160,7 @@ impl Sieve {
         // Within a bucket no query shares a cut bit with a stored word, so
         // the cut bits are squeezed out with the dead ones.
         let cuts = ranked[..k].iter().fold(0u64, |m, &t| m | 1 << t);
-        let squeeze = Squeeze::new(live & !cuts, bits, self.features.pext);
+        let squeeze = Squeeze::new(live & !cuts, bits, self.features);
         let mask = ((1u32 << k) - 1) as u16;
         let buckets = 1 << k;
         let stored_at = squeeze.bucket(
@@ -232,14 +224,17 @@ struct Squeeze {
     /// Read by `pext` only, which is x86-64's.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     live: u64,
+    /// Set only from [`Features::pext`], in [`Squeeze::new`]: the CPU has
+    /// BMI2.
     pext: bool,
     /// Bits in a squeezed word, at least 1.
     bits: u32,
 }
 
 impl Squeeze {
-    /// `pext`: whether the CPU does `pext` fast (see [`Features::pext`]).
-    fn new(live: u64, bits: u32, pext: bool) -> Self {
+    /// Squeezes by `pext` where `features` says the CPU does it fast.
+    fn new(live: u64, bits: u32, features: Features) -> Self {
+        let pext = features.pext();
         Self {
             live,
             pext,
@@ -252,8 +247,8 @@ impl Squeeze {
         out.clear();
         #[cfg(target_arch = "x86_64")]
         if self.pext {
-            // SAFETY: `pext` is set only where the CPU has BMI2 (see
-            // `crate::cpu`).
+            // SAFETY: `pext` is set only from `Features::pext`, which is true
+            // only where detection found BMI2 (`crate::cpu`).
             #[allow(unsafe_code)]
             unsafe {
                 pext::copy(words, self.live, out);
@@ -274,8 +269,8 @@ impl Squeeze {
     ) -> Vec<usize> {
         #[cfg(target_arch = "x86_64")]
         if self.pext {
-            // SAFETY: `pext` is set only where the CPU has BMI2 (see
-            // `crate::cpu`).
+            // SAFETY: `pext` is set only from `Features::pext`, which is true
+            // only where detection found BMI2 (`crate::cpu`).
             #[allow(unsafe_code)]
             return unsafe { pext::bucket((words, values, buckets), out, key, self.live) };
         }
