@@ -364,6 +364,27 @@ fn partial_merges_report_progress() {
     assert_eq!(record["missing_shards"], "0");
 }
 
+/// See: issue 35, item 6 (`verify` had no default sample).
+#[test]
+fn verify_without_a_sample_recounts_one_percent_and_at_least_a_hundred_units() {
+    let dir = set_of_four();
+    let out_dir = dir.path().to_str().unwrap();
+    let out = run(&["verify", out_dir, "--seed", "7", "--json"], &[]);
+    assert!(out.status.success(), "{out:?}");
+    let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let present = record["units_present"].as_u64().unwrap();
+    assert!(present > 200, "enough units that 100 is not all of them");
+    let want = present.div_ceil(100).max(100);
+    assert_eq!(record["sampled"].as_u64(), Some(want));
+    let out = run(&["verify", out_dir, "--seed", "7"], &[]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(&format!("recounting {want} of {present} units"))
+            && err.contains("the default sample: 1%, at least 100 units"),
+        "{err}"
+    );
+}
+
 #[test]
 fn verify_catches_a_forgery_that_merge_cannot() {
     let dir = set_of_four();

@@ -42,9 +42,10 @@ pub struct VerifyArgs {
     journal: Option<PathBuf>,
 
     /// How much to recount: a percentage of the units present (e.g. 1%,
-    /// 0.5%, 100%); at least one unit.
+    /// 0.5%, 100%); at least one unit [default: 1%, and at least 100 units
+    /// (all of them where there are fewer)].
     #[arg(long, value_name = "P%", value_parser = parse_percent, allow_hyphen_values = true)]
-    sample: f64,
+    sample: Option<f64>,
 
     /// Which sample: the same seed picks the same units everywhere
     /// [default: a fresh seed, printed].
@@ -97,6 +98,22 @@ impl Human for VerifyRecord {
             self.sampled, self.units_present, self.seed
         )
     }
+}
+
+/// The share of the units recounted without `--sample`, in percent, ...
+const DEFAULT_PERCENT: f64 = 1.0;
+/// ... and the fewest units that sample holds (all of them where there are
+/// fewer): where one unit in a hundred is wrong, 100 units find one with a
+/// chance of 63%, whatever the plan's size.
+const DEFAULT_UNITS: usize = 100;
+
+/// The percentage of `present` units that the default sample recounts.
+/// The sample is the percentage of the units rounded up, so the floor of
+/// `DEFAULT_UNITS` is asked for as half a unit less, which rounds up to it
+/// whatever the floating point does.
+fn default_percent(present: usize) -> f64 {
+    let at_least = 100.0 * (DEFAULT_UNITS as f64 - 0.5) / present.max(1) as f64;
+    DEFAULT_PERCENT.max(at_least).min(100.0)
 }
 
 /// `1%`, `0.5%`, `100` (the `%` is optional): a share above 0 and at most
@@ -159,7 +176,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let present: Vec<u32> = (0..plan.len() as u32)
         .filter(|&id| counts[id as usize].is_some())
         .collect();
-    let sample = queens::sample_units(&present, args.sample, seed, &first);
+    let percent = args
+        .sample
+        .unwrap_or_else(|| default_percent(present.len()));
+    let sample = queens::sample_units(&present, percent, seed, &first);
     if !args.json {
         let journal = if first.is_empty() || source == "the journal" {
             String::new()
@@ -171,8 +191,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         } else {
             format!("with the {engine} engine")
         };
+        let default = if args.sample.is_none() {
+            format!(", the default sample: {DEFAULT_PERCENT}%, at least {DEFAULT_UNITS} units")
+        } else {
+            String::new()
+        };
         eprintln!(
-            "queens: recounting {} of {} units (seed {seed}{journal}) {method}",
+            "queens: recounting {} of {} units (seed {seed}{journal}{default}) {method}",
             sample.len(),
             present.len()
         );
@@ -400,6 +425,26 @@ pub(super) fn fresh_seed() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_sample_is_one_percent_and_at_least_a_hundred_units() {
+        let ids: Vec<u32> = (0..100_000).collect();
+        for (present, want) in [
+            (1, 1),
+            (99, 99),
+            (100, 100),
+            (101, 100),
+            (300, 100),
+            (7_001, 100),
+            (10_000, 100),
+            (10_001, 101),
+            (54_779, 548),
+            (100_000, 1000),
+        ] {
+            let sample = queens::sample_units(&ids[..present], default_percent(present), 7, &[]);
+            assert_eq!(sample.len(), want, "{present} units");
+        }
+    }
 
     #[test]
     fn percentages_are_checked() {
