@@ -10,6 +10,7 @@
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod completions;
 pub mod count;
 pub mod estimate;
 pub mod exit;
@@ -17,6 +18,7 @@ pub mod files;
 pub mod journal;
 pub mod ladder;
 pub mod list;
+pub mod man;
 pub mod memory;
 pub mod merge;
 pub mod one;
@@ -68,6 +70,11 @@ enum Command {
     /// Project how long `count N` would take here, from a random sample of
     /// its units, with an interval.
     Estimate(estimate::EstimateArgs),
+    /// Print the completion script for a shell: bash, zsh, fish, elvish or
+    /// powershell.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff).
+    Man(man::ManArgs),
 }
 
 /// The command line, with the exit codes at the end of every help: the
@@ -107,6 +114,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Merge(args) => merge::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Estimate(args) => estimate::run(&args),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man(args) => man::run(&args),
     })
 }
 
