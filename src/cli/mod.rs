@@ -78,9 +78,13 @@ enum Command {
 }
 
 /// The command line, with the exit codes at the end of every help: the
-/// whole table in `queens --help`, the short form in each subcommand's.
+/// whole table in `queens --help`, the short form in each subcommand's;
+/// `--version` says what this build and this CPU run ([`long_version`]).
 pub fn command() -> clap::Command {
+    static LONG_VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let long = LONG_VERSION.get_or_init(|| long_version(env!("CARGO_PKG_VERSION")));
     Cli::command()
+        .long_version(long.as_str())
         .after_help(exit::TABLE)
         .mut_subcommands(|sub| {
             let help = match sub.get_after_help() {
@@ -89,6 +93,23 @@ pub fn command() -> clap::Command {
             };
             sub.after_help(help)
         })
+}
+
+/// What `--version` prints after `queens `: `first_line` (the version),
+/// then the commit, whether the GPU executor is built in, and the code
+/// paths the counting loops take on this CPU (`-V` prints the first line
+/// only).
+pub fn long_version(first_line: &str) -> String {
+    let gpu = if queens::GPU_EXECUTOR {
+        "built in (count --gpu)"
+    } else {
+        "not built in (cargo install --features gpu builds it)"
+    };
+    format!(
+        "{first_line}\ncommit: {}\nGPU executor: {gpu}\ncode paths on this CPU: {}",
+        env!("QUEENS_COMMIT"),
+        queens::code_paths(queens::Simd::AUTO)
+    )
 }
 
 /// The process's command line, parsed.
