@@ -65,7 +65,10 @@ fn the_bash_script_parses() {
 
 #[test]
 fn an_unknown_shell_is_a_usage_error() {
-    crate::common::cli::rejects(&["completions", "tcsh"], &["'tcsh'", "bash"]);
+    crate::common::cli::rejects(
+        &["completions", "cmd"],
+        &["'cmd'", "bash, elvish, fish, powershell, zsh"],
+    );
 }
 
 #[test]

@@ -141,7 +141,8 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 /// Help and version go out as clap writes them; every other parse error
-/// becomes one line on stderr and exit code 2.
+/// becomes one line on stderr and exit code 2, and a second, `tip: ...`,
+/// where clap knows a similar subcommand, flag or value ([`tip`]).
 pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
     use clap::error::ErrorKind;
     match err.kind() {
@@ -167,7 +168,41 @@ pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
         message.join(" ").trim_start_matches("error: ").to_owned()
     };
     eprintln!("queens: {line}");
+    if let Some(tip) = tip(err) {
+        eprintln!("{tip}");
+    }
     ExitCode::from(EXIT_USAGE)
+}
+
+/// Clap's "did you mean", in its words (`tip: a similar subcommand
+/// exists: 'count'`), taken from the error's context: clap's other tips
+/// and its usage, which follow the message in its text, stay out.
+///
+/// See: issue 35, item 2 (`queens cout 8` got one bare line).
+fn tip(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    [
+        (ContextKind::SuggestedSubcommand, "subcommand"),
+        (ContextKind::SuggestedArg, "argument"),
+        (ContextKind::SuggestedValue, "value"),
+    ]
+    .into_iter()
+    .find_map(|(kind, what)| {
+        let similar = match err.get(kind)? {
+            ContextValue::String(one) => vec![one.clone()],
+            ContextValue::Strings(some) => some.clone(),
+            _ => return None,
+        };
+        let quoted: Vec<String> = similar.iter().map(|s| format!("'{s}'")).collect();
+        match quoted.as_slice() {
+            [] => None,
+            [one] => Some(format!("tip: a similar {what} exists: {one}")),
+            some => Some(format!(
+                "tip: some similar {what}s exist: {}",
+                some.join(", ")
+            )),
+        }
+    })
 }
 
 /// An option's value that its parser refused, as `--flag: why`, the flag
