@@ -89,3 +89,20 @@ fn the_man_page_is_roff_and_names_every_subcommand() {
     }
     assert!(page.contains("Exit codes"), "{page}");
 }
+
+#[test]
+fn each_subcommand_has_the_page_the_main_one_points_to() {
+    for sub in subcommands() {
+        let page = stdout(&queens(&["man", &sub]).success().stderr(""));
+        assert!(
+            page.contains(&format!(".TH queens-{sub} 1 ")),
+            "{sub}: {page}"
+        );
+        assert!(
+            page.contains(&format!("queens {}", env!("CARGO_PKG_VERSION"))),
+            "{sub}: {page}"
+        );
+        assert!(page.contains("Exit codes"), "{sub}: {page}");
+    }
+    crate::common::cli::rejects(&["man", "cout"], &["no command 'cout'", "count, plan"]);
+}

@@ -73,7 +73,7 @@ enum Command {
     /// Print the completion script for a shell: bash, zsh, fish, elvish or
     /// powershell.
     Completions(completions::CompletionsArgs),
-    /// Print the man page (roff).
+    /// Print the man page (roff) of queens, or of one of its commands.
     Man(man::ManArgs),
 }
 
