@@ -324,7 +324,7 @@ impl Machine {
             cpu,
             logical_cpus: std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
             os: format!("{}{release}", std::env::consts::OS),
-            simd: simd(crate::cpu::Features::detect()),
+            simd: crate::cpu::code_paths(crate::Simd::AUTO),
         }
     }
 
@@ -333,19 +333,10 @@ impl Machine {
     #[must_use]
     pub fn with_options(self, options: &Options) -> Self {
         Self {
-            simd: simd(crate::cpu::Features::allowed(options.simd)),
+            simd: crate::cpu::code_paths(options.simd),
             ..self
         }
     }
-}
-
-/// The kernel's and the join matcher's code paths under `features`.
-fn simd(features: crate::cpu::Features) -> String {
-    format!(
-        "kernel {}, join matcher {}",
-        crate::kernel::path(features),
-        crate::count::join::matcher::path(features)
-    )
 }
 
 #[cfg(test)]

@@ -199,6 +199,40 @@ fn help_and_version_succeed() {
 }
 
 #[test]
+fn version_says_the_commit_the_gpu_executor_and_the_code_paths() {
+    // See: issue 35, item 4 (`--version` showed neither the commit nor
+    // whether the GPU executor was built in).
+    let out = queens(&["--version"]).success().stderr("");
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let gpu = if cfg!(feature = "gpu") {
+        "GPU executor: built in (count --gpu)"
+    } else {
+        "GPU executor: not built in (cargo install --features gpu builds it)"
+    };
+    assert_eq!(
+        lines[..3],
+        [
+            format!("queens {}", env!("CARGO_PKG_VERSION")).as_str(),
+            format!("commit: {}", env!("QUEENS_COMMIT")).as_str(),
+            gpu
+        ],
+        "{text}"
+    );
+    let paths = lines[3]
+        .strip_prefix("code paths on this CPU: kernel ")
+        .unwrap_or_else(|| panic!("{text}"));
+    let (kernel, matcher) = paths.split_once(", join matcher ").unwrap();
+    assert!(["bmi1+popcnt", "portable"].contains(&kernel), "{text}");
+    assert!(["avx512", "portable"].contains(&matcher), "{text}");
+    assert_eq!(lines.len(), 4, "{text}");
+    // `-V` is the first line alone.
+    queens(&["-V"])
+        .success()
+        .stdout(format!("queens {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+#[test]
 fn unique_adds_the_classes_to_json() {
     let out = queens(&["count", "8..=9", "--unique", "--json"])
         .success()

@@ -13,9 +13,13 @@ use queens::known;
 
 const FORMATS: [&str; 5] = ["board", "spaced", "leetcode", "columns", "jsonl"];
 
+/// The stdout of `queens list ARGS -q`, which must write nothing on stderr
+/// (`-q`: not even the note for n = 2 and 3, which
+/// `a_size_without_solutions_says_so_on_stderr` checks).
 fn list(args: &[&str]) -> String {
     let mut all = vec!["list"];
     all.extend_from_slice(args);
+    all.push("-q");
     stdout(&queens(&all).success().stderr(""))
 }
 
@@ -307,4 +311,29 @@ fn bad_input_gets_one_line_and_exit_2() {
         &["--limit: 'many' is not a number of boards"],
     );
     rejects(&["list", "8", "-j", "0"], &["0 is out of range"]);
+}
+
+#[test]
+fn a_size_without_solutions_says_so_on_stderr() {
+    // See: issue 35, item 6 (`list 2` printed nothing, exited 0 and said
+    // nothing).
+    for n in ["2", "3"] {
+        queens(&["list", n]).success().stdout("").stderr(format!(
+            "queens: there is no solution for n = {n}: nothing to list\n"
+        ));
+        queens(&["list", n, "--unique"])
+            .success()
+            .stdout("")
+            .stderr(predicates::str::contains("no solution"));
+        queens(&["list", n, "-q"]).success().stdout("").stderr("");
+    }
+    queens(&["list", "3", "--format", "leetcode"])
+        .success()
+        .stdout("[]\n")
+        .stderr(predicates::str::contains("no solution"));
+    // Nothing listed by request is no note.
+    queens(&["list", "8", "--limit", "0"])
+        .success()
+        .stdout("")
+        .stderr("");
 }

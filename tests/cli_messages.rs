@@ -111,6 +111,43 @@ fn subcommands() -> Vec<String> {
 }
 
 #[test]
+fn a_near_miss_gets_one_line_and_clap_s_tip() {
+    // See: issue 35, item 2 (clap's tips were stripped, so `queens cout 8`
+    // got one bare line).
+    let near_misses: [(&[&str], &str, &str); 3] = [
+        (
+            &["cout", "8"],
+            "queens: unrecognized subcommand 'cout'",
+            "tip: a similar subcommand exists: 'count'",
+        ),
+        (
+            &["count", "8", "--thread", "2"],
+            "queens: unexpected argument '--thread' found",
+            "tip: a similar argument exists: '--threads'",
+        ),
+        (
+            &["count", "8", "--engine", "jion"],
+            "queens: invalid value 'jion' for '--engine <ENGINE>' [possible values: mirror, \
+             join, constellations]",
+            "tip: a similar value exists: 'join'",
+        ),
+    ];
+    for (args, line, tip) in near_misses {
+        queens(args)
+            .code(2)
+            .stdout("")
+            .stderr(format!("{line}\n{tip}\n"));
+    }
+    // Nothing similar, no tip: still the one line.
+    one_error_line(queens(&["xyz"]).stdout(""), 2, &["subcommand 'xyz'"]);
+    one_error_line(
+        queens(&["count", "8", "--frobnicate"]).stdout(""),
+        2,
+        &["'--frobnicate'"],
+    );
+}
+
+#[test]
 fn every_numeric_option_names_itself_and_its_range() {
     // See: issue 32, item 9 ("invalid digit found in string", "cannot
     // parse integer from empty string", "unexpected argument '-1' found").

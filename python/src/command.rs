@@ -4,7 +4,7 @@
 //!
 //! It runs as the binary does, in a process of its own: the same parse,
 //! messages, output on descriptors 1 and 2 (not `sys.stdout`) and exit
-//! codes. What differs: `--version` names the Python package, the
+//! codes. What differs: `--version` names the Python package first, the
 //! allocator is the interpreter's, and the caller puts SIGINT back to its
 //! default first, so that Ctrl-C stops a command as it stops the binary
 //! (`count` catches it itself and ends with 130).
@@ -40,10 +40,12 @@ pub fn _main(py: Python<'_>, argv: Vec<OsString>) -> u8 {
             .get(1)
             .map(|a| a.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let long_version = cli::long_version(&version);
         let parsed = cli::command()
             // Leaked: clap takes a static string, and the process ends
             // with the command.
             .version(&*Box::leak(version.into_boxed_str()))
+            .long_version(&*Box::leak(long_version.into_boxed_str()))
             .try_get_matches_from(argv)
             .and_then(|mut matches| {
                 cli::Cli::from_arg_matches_mut(&mut matches)

@@ -41,10 +41,17 @@ def test_the_installed_command_counts():
 def test_version_says_it_is_the_python_package():
     out = run(installed_command(), "--version")
     assert out.returncode == 0
-    assert out.stdout == (
+    first, *rest = out.stdout.splitlines()
+    assert first == (
         f"queens {queens.__version__} (the Python package {queens._queens.DISTRIBUTION} "
-        f"{queens.__version__}, on Python {sys.version.split()[0]})\n"
+        f"{queens.__version__}, on Python {sys.version.split()[0]})"
     )
+    # Then what the binary's says: the commit, the GPU executor, the code paths.
+    assert [line.split(":")[0] for line in rest] == [
+        "commit",
+        "GPU executor",
+        "code paths on this CPU",
+    ]
     assert queens._queens.DISTRIBUTION == "queens-rs"
 
 

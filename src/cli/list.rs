@@ -54,6 +54,10 @@ pub struct ListArgs {
     #[arg(short = 'j', long, value_name = "T", value_parser = super::args::parse_threads,
           allow_negative_numbers = true)]
     threads: Option<NonZeroUsize>,
+
+    /// No note on stderr for a board size without solutions (2 and 3).
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// One batch of rendered boards, each preceded by the format's separator.
@@ -105,6 +109,10 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     debug_assert!(args.limit.is_none_or(|limit| written <= limit));
     out.write_all(format.closing())?;
     out.flush()?;
+    // See: issue 35, item 6 (`list 2` printed nothing and said nothing).
+    if written == 0 && args.limit != Some(0) && !args.quiet {
+        eprintln!("queens: there is no solution for n = {n}: nothing to list");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

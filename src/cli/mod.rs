@@ -10,6 +10,7 @@
 pub mod args;
 pub mod bench;
 pub mod check;
+pub mod completions;
 pub mod count;
 pub mod estimate;
 pub mod exit;
@@ -17,6 +18,7 @@ pub mod files;
 pub mod journal;
 pub mod ladder;
 pub mod list;
+pub mod man;
 pub mod memory;
 pub mod merge;
 pub mod one;
@@ -68,12 +70,21 @@ enum Command {
     /// Project how long `count N` would take here, from a random sample of
     /// its units, with an interval.
     Estimate(estimate::EstimateArgs),
+    /// Print the completion script for a shell: bash, zsh, fish, elvish or
+    /// powershell.
+    Completions(completions::CompletionsArgs),
+    /// Print the man page (roff) of queens, or of one of its commands.
+    Man(man::ManArgs),
 }
 
 /// The command line, with the exit codes at the end of every help: the
-/// whole table in `queens --help`, the short form in each subcommand's.
+/// whole table in `queens --help`, the short form in each subcommand's;
+/// `--version` says what this build and this CPU run ([`long_version`]).
 pub fn command() -> clap::Command {
+    static LONG_VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let long = LONG_VERSION.get_or_init(|| long_version(env!("CARGO_PKG_VERSION")));
     Cli::command()
+        .long_version(long.as_str())
         .after_help(exit::TABLE)
         .mut_subcommands(|sub| {
             let help = match sub.get_after_help() {
@@ -82,6 +93,23 @@ pub fn command() -> clap::Command {
             };
             sub.after_help(help)
         })
+}
+
+/// What `--version` prints after `queens `: `first_line` (the version),
+/// then the commit, whether the GPU executor is built in, and the code
+/// paths the counting loops take on this CPU (`-V` prints the first line
+/// only).
+pub fn long_version(first_line: &str) -> String {
+    let gpu = if queens::GPU_EXECUTOR {
+        "built in (count --gpu)"
+    } else {
+        "not built in (cargo install --features gpu builds it)"
+    };
+    format!(
+        "{first_line}\ncommit: {}\nGPU executor: {gpu}\ncode paths on this CPU: {}",
+        env!("QUEENS_COMMIT"),
+        queens::code_paths(queens::Simd::AUTO)
+    )
 }
 
 /// The process's command line, parsed.
@@ -107,11 +135,14 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Merge(args) => merge::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Estimate(args) => estimate::run(&args),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man(args) => man::run(&args),
     })
 }
 
 /// Help and version go out as clap writes them; every other parse error
-/// becomes one line on stderr and exit code 2.
+/// becomes one line on stderr and exit code 2, and a second, `tip: ...`,
+/// where clap knows a similar subcommand, flag or value ([`tip`]).
 pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
     use clap::error::ErrorKind;
     match err.kind() {
@@ -137,7 +168,41 @@ pub fn usage_error(err: &clap::Error, subcommand: &str) -> ExitCode {
         message.join(" ").trim_start_matches("error: ").to_owned()
     };
     eprintln!("queens: {line}");
+    if let Some(tip) = tip(err) {
+        eprintln!("{tip}");
+    }
     ExitCode::from(EXIT_USAGE)
+}
+
+/// Clap's "did you mean", in its words (`tip: a similar subcommand
+/// exists: 'count'`), taken from the error's context: clap's other tips
+/// and its usage, which follow the message in its text, stay out.
+///
+/// See: issue 35, item 2 (`queens cout 8` got one bare line).
+fn tip(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    [
+        (ContextKind::SuggestedSubcommand, "subcommand"),
+        (ContextKind::SuggestedArg, "argument"),
+        (ContextKind::SuggestedValue, "value"),
+    ]
+    .into_iter()
+    .find_map(|(kind, what)| {
+        let similar = match err.get(kind)? {
+            ContextValue::String(one) => vec![one.clone()],
+            ContextValue::Strings(some) => some.clone(),
+            _ => return None,
+        };
+        let quoted: Vec<String> = similar.iter().map(|s| format!("'{s}'")).collect();
+        match quoted.as_slice() {
+            [] => None,
+            [one] => Some(format!("tip: a similar {what} exists: {one}")),
+            some => Some(format!(
+                "tip: some similar {what}s exist: {}",
+                some.join(", ")
+            )),
+        }
+    })
 }
 
 /// An option's value that its parser refused, as `--flag: why`, the flag

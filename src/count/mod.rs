@@ -36,7 +36,7 @@ use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 pub use self::counter::{Count, Counter};
-pub use self::gpu::find_gpu;
+pub use self::gpu::{GPU_EXECUTOR, find_gpu};
 pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
 pub use self::options::{GpuOptions, Options, Simd};
 pub use self::plan::{Impossible, Plan, PlanHash, Unit};

@@ -413,6 +413,10 @@ pub fn count_with_kernel(
     Ok(tasks.totals(n, &roots, &counts, plan.features()))
 }
 
+/// Whether this build has the GPU executor (the `gpu` feature), whatever
+/// the machine: [`find_gpu`] says whether it has a GPU for it.
+pub const GPU_EXECUTOR: bool = cfg!(feature = "gpu");
+
 /// Whether this build has the GPU executor and this machine a GPU for it:
 /// the GPU's name. Cheap: it compiles nothing.
 ///
