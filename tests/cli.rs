@@ -412,29 +412,14 @@ fn a_missing_argument_is_named_for_what_is_missing() {
         &["merge"],
         &["missing the shard results", "'queens merge results/'"],
     );
-    rejects(
-        &["verify"],
-        &[
-            "missing the shard results",
-            "and --sample P%",
-            "--sample 1%'",
-        ],
-    );
-    rejects(
-        &["verify", "--sample", "1%"],
-        &[
-            "missing the shard results",
-            "'queens verify results/ --sample 1%'",
-        ],
-    );
-    rejects(
-        &["verify", "results"],
-        &[
-            "missing --sample P%",
-            "above 0 and at most 100%",
-            "--sample 1%'",
-        ],
-    );
+    // --sample has a default (see: issue 35), so only the files can be
+    // missing.
+    for args in [&["verify"][..], &["verify", "--sample", "1%"]] {
+        rejects(
+            args,
+            &["missing the shard results", "'queens verify results/'"],
+        );
+    }
     rejects(
         &["count", "12", "--out-dir", "x"],
         &["--out-dir needs --shard I/K", "--shard 0/64 --out-dir"],

@@ -243,7 +243,7 @@ fn missing_arguments(err: &clap::Error) -> Vec<String> {
 /// The line for a subcommand with arguments `missing` (a `requires`
 /// names the argument required, not the one that requires it).
 fn missing(subcommand: &str, missing: &[String]) -> String {
-    const VERIFY_EXAMPLE: &str = "(for example 'queens verify results/ --sample 1%')";
+    const VERIFY_EXAMPLE: &str = "(for example 'queens verify results/')";
     const SHARDS: &str = "the shard results: a directory or files shard-IIII-of-KKKK.json";
     let is = |name: &str| {
         missing
@@ -255,14 +255,7 @@ fn missing(subcommand: &str, missing: &[String]) -> String {
         "merge" if is("<DIR|FILES>...") => {
             format!("missing {SHARDS} (for example 'queens merge results/')")
         }
-        "verify" if is("<DIR|FILES>...") && is("--sample") => {
-            format!("missing {SHARDS}, and --sample P% {VERIFY_EXAMPLE}")
-        }
         "verify" if is("<DIR|FILES>...") => format!("missing {SHARDS} {VERIFY_EXAMPLE}"),
-        "verify" if is("--sample") => format!(
-            "missing --sample P%: the share of the units to recount, above 0 and at most 100% \
-             {VERIFY_EXAMPLE}"
-        ),
         "count" if is("--shard") => "--out-dir needs --shard I/K: it is where a shard's result \
                                      goes (for example 'queens count 18 --shard 0/64 --out-dir \
                                      results/')"
