@@ -493,7 +493,8 @@ mod tests {
 
     #[test]
     fn the_bitmask_step_is_the_mirror_engine_on_the_calling_thread() {
-        // `bitmask` is a loop of kernel calls here, no pool: it agrees with
+        // See: issue 35, item 8 (bitmask ran on a pool of its own, 0.17x
+        // flags at n = 9). It is a loop of kernel calls now, no pool: it agrees with
         // the mirror engine's plan run on one thread of a pool.
         for n in 1..=12 {
             let engine = mirror(n, &Config::with_threads(1)).run().unwrap();

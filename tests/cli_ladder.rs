@@ -21,7 +21,13 @@ const ALGORITHMS: [&str; 6] = [
 fn ladder_rows(n: &str) -> Vec<(String, String)> {
     let text = stdout(&queens(&["ladder", n]).success().stderr(""));
     let mut lines = text.lines();
-    assert!(lines.next().unwrap().starts_with(&format!("n = {n} ")));
+    let header = lines.next().unwrap();
+    assert!(header.starts_with(&format!("n = {n} ")));
+    let columns: Vec<&str> = header.split_whitespace().skip(3).collect();
+    assert_eq!(
+        columns,
+        ["solutions", "nodes", "time", "speed-up", "OEIS", "A000170"]
+    );
     lines
         .map(|l| {
             let (name, rest) = l.split_once(' ').unwrap();
