@@ -75,6 +75,26 @@ pub const A002562: [u128; 27] = [
     29_363_495_934_315_694,
 ];
 
+/// OEIS [A319283](https://oeis.org/A319283): the number of nodes of the
+/// backtrack tree of the `n`-queens problem (Knuth, TAOCP 7.2.2), for
+/// `n = 0..=12`: the placements of `k` non-attacking queens on the first `k`
+/// rows, for every `k` from 0 (the empty board) to `n`.
+///
+/// Index `n` holds the value for `n`: the sum of row `n` of
+/// [A319284](https://oeis.org/A319284), the tree's profile, whose rows 0 to
+/// 12 the OEIS page prints (2057 at n = 8 is also the count Knuth gives,
+/// quoted in [A319235](https://oeis.org/A319235)).
+pub const A319283: [u128; 13] = [
+    1, 2, 3, 6, 17, 54, 153, 552, 2_057, 8_394, 35_539, 166_926, 856_189,
+];
+
+/// The known number of backtrack-tree nodes for `n` (A319283), or `None`
+/// beyond the table (n > 12).
+#[must_use]
+pub fn backtrack_nodes(n: u32) -> Option<u128> {
+    A319283.get(n as usize).copied()
+}
+
 /// The known total for an `n` x `n` board, or `None` where nobody has
 /// published one (n > 27).
 #[must_use]
@@ -117,6 +137,8 @@ mod tests {
         assert_eq!(unique(8), Some(12));
         assert_eq!(unique(27), Some(29_363_495_934_315_694));
         assert_eq!(unique(28), None);
+        assert_eq!(backtrack_nodes(8), Some(2057));
+        assert_eq!(backtrack_nodes(13), None);
     }
 
     #[test]

@@ -10,20 +10,27 @@
 //! | `attack-counts` | one queen per row; an n x n grid counts the queens attacking each square, updated on every placement and removal |
 //! | `scan`          | one queen per row; a square is safe if no queen above shares its column or a diagonal, found by scanning the rows above |
 //! | `flags`         | one queen per row; a flag per column and per diagonal (2n - 1 each, indexed `r + c` and `r - c + n - 1`) |
-//! | `bitmask`       | the serial engine: columns and diagonals as bitmasks, mirror symmetry ([`crate::Counter`] on one thread) |
+//! | `bitmask`       | the serial engine: columns and diagonals as bitmasks, mirror symmetry (the kernel, on the calling thread) |
 //! | `parallel`      | the same on every core ([`crate::Counter`]) |
 //!
-//! The slow steps run on one thread. This module counts only; timing the
-//! steps against each other is the caller's business, and it never refuses
-//! a size for taking long: [`Algorithm::comfortable_max_n`] says where that
-//! starts, for the caller to decide.
+//! Every step but `parallel` runs on the calling thread and starts no
+//! other, so the time of one step against the next measures the idea and
+//! nothing else. This module counts only; timing the steps against each
+//! other is the caller's business, and it never refuses a size for taking
+//! long: [`Algorithm::comfortable_max_n`] says where that starts, for the
+//! caller to decide.
+//!
+//! [`Algorithm::nodes`] says how much searching a step does, the figure
+//! that shows what pruning buys: the nodes of the tree it walks, defined
+//! there and checked against OEIS A319283 where the step is a plain
+//! backtracker.
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::Error;
 use crate::count::{Config, Counter, Engine};
-use crate::kernel::MAX_N;
+use crate::kernel::{MAX_N, Masks, count_completions, full_mask, lowest_bit};
 
 /// One step of the ladder.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -127,7 +134,8 @@ impl FromStr for Algorithm {
 }
 
 /// Counts the `n`-queens solutions with `algorithm`; `config` matters to
-/// `bitmask` (split depth) and `parallel` (threads and split depth) only.
+/// `parallel` (threads and split depth) only. Every step but `parallel`
+/// counts on the calling thread.
 ///
 /// ```
 /// use queens::Config;
@@ -157,9 +165,131 @@ pub fn count_with(algorithm: Algorithm, n: u32, config: &Config) -> Result<u128,
         Algorithm::AttackCounts => attack_counts(size),
         Algorithm::Scan => scan(size),
         Algorithm::Flags => flags(size),
-        Algorithm::Bitmask => mirror(n, config).threads(1).run()?.solutions,
+        Algorithm::Bitmask => bitmask(n),
         Algorithm::Parallel => mirror(n, config).run()?.solutions,
     })
+}
+
+impl Algorithm {
+    /// The number of nodes of the tree this step walks for an `n`-board:
+    /// how much searching it does, the figure that shows what pruning buys.
+    ///
+    /// The row-by-row steps (`attack-counts`, `scan`, `flags`) walk Knuth's
+    /// backtrack tree (TAOCP 7.2.2): a node is a placement of `k` queens on
+    /// rows `0..k`, no two attacking, for `k` from 0 (the empty board, the
+    /// root) to `n` (a solution). Each of them makes one recursive call per
+    /// node. The count is the sum of row `n` of OEIS
+    /// [A319284](https://oeis.org/A319284), the tree's profile, which is
+    /// [A319283](https://oeis.org/A319283) (2057 at n = 8). A square tried
+    /// and found attacked is not a node: what such a test costs is what the
+    /// three steps differ in.
+    ///
+    /// `cells` walks the full binary tree of place-or-skip over the `n * n`
+    /// squares: `2^(n*n + 1) - 1` calls. `bitmask` and `parallel` walk the
+    /// backtrack tree cut by mirror symmetry: the root, and the nodes whose
+    /// row-0 queen is in the left half or, for odd `n`, in the middle with
+    /// the row-1 queen in the left half (about half the tree). The kernel
+    /// finishes the last three rows without a loop, testing their squares
+    /// rather than calling for them, but those placements count as nodes
+    /// all the same.
+    ///
+    /// Counted by a bitmask walk of that tree, not by the steps: they keep
+    /// no tally, so their times are of counting alone.
+    ///
+    /// ```
+    /// use queens::Algorithm;
+    ///
+    /// assert_eq!(Algorithm::Flags.nodes(8)?, 2057); // OEIS A319283
+    /// assert_eq!(Algorithm::Bitmask.nodes(8)?, 1029); // the left half
+    /// # Ok::<(), queens::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::BoardSize`] outside `1..=self.max_n()`, as
+    /// [`count_with`].
+    pub fn nodes(self, n: u32) -> Result<u128, Error> {
+        if !(1..=self.max_n()).contains(&n) {
+            return Err(Error::board_size(n, self.described(), 1, self.max_n()));
+        }
+        let full = full_mask(n);
+        Ok(match self {
+            Algorithm::Cells => (1u128 << (n * n + 1)) - 1,
+            Algorithm::AttackCounts | Algorithm::Scan | Algorithm::Flags => {
+                1 + subtree(full, Masks::EMPTY, full)
+            }
+            Algorithm::Bitmask | Algorithm::Parallel => {
+                let (left, middle) = halves(n);
+                let mut nodes = 1 + subtree(full, Masks::EMPTY, left);
+                if let Some(middle) = middle {
+                    let below = Masks::EMPTY.place(middle);
+                    nodes += 1 + subtree(full, below, below.free(full) & left);
+                }
+                nodes
+            }
+        })
+    }
+}
+
+impl Algorithm {
+    /// Whether `self` and `other` walk the same tree, so that their
+    /// [`nodes`](Self::nodes) are equal for every `n`: the row-by-row steps
+    /// do, and so do `bitmask` and `parallel`.
+    #[must_use]
+    pub const fn walks_the_tree_of(self, other: Self) -> bool {
+        const fn tree(a: Algorithm) -> u8 {
+            match a {
+                Algorithm::Cells => 0,
+                Algorithm::AttackCounts | Algorithm::Scan | Algorithm::Flags => 1,
+                Algorithm::Bitmask | Algorithm::Parallel => 2,
+            }
+        }
+        tree(self) == tree(other)
+    }
+}
+
+/// The nodes below a node whose next row has attacks `masks`, its queen
+/// taken only from `allowed`: one for each placement and what lies below it.
+fn subtree(full: u32, masks: Masks, allowed: u32) -> u128 {
+    let mut nodes = 0;
+    let mut untried = masks.free(full) & allowed;
+    while untried != 0 {
+        let bit = lowest_bit(untried);
+        untried ^= bit;
+        nodes += 1 + subtree(full, masks.place(bit), full);
+    }
+    nodes
+}
+
+/// Row 0's left half, as a mask, and for odd `n` its middle column.
+fn halves(n: u32) -> (u32, Option<u32>) {
+    let half = n / 2;
+    ((1 << half) - 1, (n % 2 == 1).then(|| 1 << half))
+}
+
+/// The mirror engine's count on the calling thread, one kernel call per
+/// row-0 queen of the left half (and, for odd `n`, per row-1 queen left of
+/// a middle row-0 queen), each standing for itself and its mirror image.
+/// No plan: building one (its cost estimates) takes longer than counting a
+/// small board.
+fn bitmask(n: u32) -> u128 {
+    let full = full_mask(n);
+    let (left, middle) = halves(n);
+    let twice = |row: u32, masks: Masks, allowed: u32| -> u128 {
+        let mut untried = masks.free(full) & allowed;
+        let mut solutions = 0;
+        while untried != 0 {
+            let bit = lowest_bit(untried);
+            untried ^= bit;
+            solutions += 2 * count_completions(n, row + 1, masks.place(bit));
+        }
+        solutions
+    };
+    let mut solutions = twice(0, Masks::EMPTY, left);
+    if let Some(middle) = middle {
+        let below = Masks::EMPTY.place(middle);
+        solutions += if n == 1 { 1 } else { twice(1, below, left) };
+    }
+    solutions
 }
 
 /// Every subset of the `n * n` squares: each square in turn gets a queen
@@ -339,7 +469,7 @@ impl Flags {
     }
 }
 
-/// The mirror engine's count of `n` with `config`: the ladder's top steps.
+/// The mirror engine's count of `n` with `config`, on every core.
 fn mirror<'a>(n: u32, config: &Config) -> Counter<'a> {
     Counter::new(n).engine(Engine::Mirror).config(config)
 }
@@ -359,6 +489,48 @@ mod tests {
                 assert_eq!(Some(got), known::total(n), "{algorithm} at n = {n}");
             }
         }
+    }
+
+    #[test]
+    fn the_bitmask_step_is_the_mirror_engine_on_the_calling_thread() {
+        // See: issue 35, item 8 (bitmask ran on a pool of its own, 0.17x
+        // flags at n = 9). It is a loop of kernel calls now, no pool: it agrees with
+        // the mirror engine's plan run on one thread of a pool.
+        for n in 1..=12 {
+            let engine = mirror(n, &Config::with_threads(1)).run().unwrap();
+            assert_eq!(bitmask(n), engine.solutions, "n = {n}");
+            assert_eq!(
+                count_with(Algorithm::Bitmask, n, &Config::default()).unwrap(),
+                engine.solutions
+            );
+        }
+    }
+
+    #[test]
+    fn the_row_by_row_steps_walk_the_backtrack_tree_of_a319283() {
+        for n in 1..=12 {
+            let tree = known::backtrack_nodes(n).unwrap();
+            for algorithm in [Algorithm::AttackCounts, Algorithm::Scan, Algorithm::Flags] {
+                assert_eq!(algorithm.nodes(n), Ok(tree), "{algorithm} at n = {n}");
+            }
+            // Mirror symmetry: an even board's tree is the root and two
+            // mirror-image halves; an odd board's cut is a little larger.
+            let cut = Algorithm::Bitmask.nodes(n).unwrap();
+            assert_eq!(Algorithm::Parallel.nodes(n), Ok(cut));
+            if n % 2 == 0 {
+                assert_eq!(cut, 1 + (tree - 1) / 2, "n = {n}");
+            } else {
+                assert!(cut > 1 + (tree - 1) / 2 && cut <= tree, "n = {n}");
+            }
+        }
+        assert_eq!(Algorithm::Cells.nodes(2), Ok(31));
+        for a in Algorithm::ALL {
+            for b in Algorithm::ALL {
+                let same = (1..=5).all(|n| a.nodes(n) == b.nodes(n));
+                assert_eq!(a.walks_the_tree_of(b), same, "{a} and {b}");
+            }
+        }
+        assert!(Algorithm::Cells.nodes(9).is_err() && Algorithm::Flags.nodes(0).is_err());
     }
 
     #[test]

@@ -1,6 +1,12 @@
 //! `queens ladder N`: counts N with every algorithm of the ladder that
-//! finishes within about a minute, and prints each one's time and its
-//! speed-up over the step before.
+//! finishes within about a minute, and prints each one's time, its
+//! speed-up over the step before and the nodes of the tree it walks
+//! ([`Algorithm::nodes`], counted after the timed runs).
+//!
+//! Only the count is timed: every step but `parallel` counts on this
+//! thread, and `parallel`'s pool and plan (its work units and their cost
+//! estimates) are built before its runs start, so no step pays for
+//! starting threads.
 //!
 //! A count that takes under [`REPEAT_BELOW`] is repeated until the runs add
 //! up to [`REPEAT_UNTIL`], and the mean is shown, so that the speed-ups of
@@ -12,7 +18,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use queens::MAX_N;
-use queens::{Algorithm, Config, count_with, known};
+use queens::{Algorithm, Config, Counter, Engine, count_with, known, thread_pool};
 
 use super::args::Refusal;
 use super::exit::EXIT_MISMATCH;
@@ -50,12 +56,15 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let table = Table::new(vec![
         Column::left(format!("n = {n}"), 14),
         Column::right("solutions", 20),
+        Column::right("nodes", 16),
         Column::right("time", 10),
         Column::right("speed-up", 9),
         Column::left("OEIS A000170", 0),
     ]);
     report.header(|out| table.header(out))?;
     let mut previous: Option<Duration> = None;
+    // The last tree walked, and its nodes: the next step may walk the same.
+    let mut walked: Option<(Algorithm, u128)> = None;
     let mut mismatches = 0;
     for algorithm in Algorithm::ALL {
         if let Some(refusal) = super::args::refusal(algorithm, n, args.force) {
@@ -71,7 +80,24 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
             report.human(|out| table.row_then(out, &[&algorithm.name()], &skipped))?;
             continue;
         }
-        let (solutions, time) = timed(|| count_with(algorithm, n, &config))?;
+        let (solutions, time) = if algorithm == Algorithm::Parallel {
+            // `count_with` would build a pool and a plan on every run; built
+            // once here, their start stays out of the time.
+            let pool = thread_pool(threads)?;
+            let counter = Counter::new(n)
+                .engine(Engine::Mirror)
+                .config(&config)
+                .pool(&pool);
+            let plan = counter.plan()?;
+            timed(|| counter.run_plan(&plan).map(|c| c.solutions))?
+        } else {
+            timed(|| count_with(algorithm, n, &config))?
+        };
+        let nodes = match walked {
+            Some((before, nodes)) if algorithm.walks_the_tree_of(before) => nodes,
+            _ => algorithm.nodes(n)?,
+        };
+        walked = Some((algorithm, nodes));
         let speed_up = previous.map_or_else(
             || "-".to_owned(),
             |p| format_ratio(p.as_secs_f64() / time.as_secs_f64().max(1e-9)),
@@ -88,6 +114,7 @@ pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
                 &[
                     &algorithm.name(),
                     &solutions,
+                    &nodes,
                     &time_text,
                     &speed_up,
                     &verdict,
