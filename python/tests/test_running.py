@@ -8,6 +8,7 @@ speed claim.
 
 import _thread
 import os
+import signal
 import threading
 import time
 
@@ -24,6 +25,16 @@ LONG = dict(n=19, engine="mirror")
 
 def os_threads():
     return len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Python's own Ctrl-C handler for each test: a shell starts a
+    background job (`pytest ... &`) with SIGINT ignored, and then
+    `interrupt_main` would do nothing and the long counts would run on."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 def interrupt_after(seconds):
