@@ -184,18 +184,22 @@ where
         } else {
             continue;
         };
-        let first = queens
-            .clone()
-            .take(i)
-            .find(|&p| line.joins(p, q))
-            .expect("a taken line holds an earlier queen");
-        return Some(Conflict {
-            first,
-            second: q,
-            line,
-        });
+        return Some(clash(queens.take(i), q, line));
     }
     None
+}
+
+/// The conflict of `second` with the first of `earlier` on `line`, a line
+/// the bit sets found taken.
+fn clash(mut earlier: impl Iterator<Item = Queen>, second: Queen, line: Line) -> Conflict {
+    let first = earlier
+        .find(|&p| line.joins(p, second))
+        .expect("a taken line holds an earlier queen");
+    Conflict {
+        first,
+        second,
+        line,
+    }
 }
 
 /// [`first_conflict`] for the queens of `rows` rows, row `i` holding one
@@ -238,16 +242,7 @@ where
         } else {
             continue;
         };
-        let first = queens
-            .clone()
-            .take(i)
-            .find(|&p| line.joins(p, q))
-            .expect("a taken line holds an earlier queen");
-        return Ok(Some(Conflict {
-            first,
-            second: q,
-            line,
-        }));
+        return Ok(Some(clash(queens.take(i), q, line)));
     }
     Ok(None)
 }

@@ -8,16 +8,7 @@ use crate::common::cli::{queens, stdout};
 
 /// The subcommands `queens --help` lists, less `help`.
 fn subcommands() -> Vec<String> {
-    let top = stdout(&queens(&["--help"]).success());
-    let listed: Vec<String> = top
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| *name != "help")
-        .map(str::to_owned)
-        .collect();
+    let (listed, top) = crate::common::cli::subcommands();
     assert!(listed.contains(&"completions".to_owned()), "{top}");
     assert!(listed.contains(&"man".to_owned()), "{top}");
     listed

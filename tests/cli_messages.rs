@@ -96,16 +96,7 @@ fn help(command: &[&str]) -> String {
 
 /// The subcommands `queens --help` lists.
 fn subcommands() -> Vec<String> {
-    let top = help(&[]);
-    let listed: Vec<String> = top
-        .lines()
-        .skip_while(|l| !l.starts_with("Commands:"))
-        .skip(1)
-        .take_while(|l| l.starts_with("  "))
-        .filter_map(|l| l.split_whitespace().next())
-        .filter(|name| *name != "help")
-        .map(str::to_owned)
-        .collect();
+    let (listed, top) = crate::common::cli::subcommands();
     assert!(listed.len() >= 10, "{top}");
     listed
 }

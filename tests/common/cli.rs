@@ -21,6 +21,21 @@ pub fn stdout(assert: &Assert) -> String {
     String::from_utf8(assert.get_output().stdout.clone()).unwrap()
 }
 
+/// The subcommands `queens --help` lists, less `help`, and that help text.
+pub fn subcommands() -> (Vec<String>, String) {
+    let top = stdout(&queens(&["--help"]).success());
+    let listed = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect();
+    (listed, top)
+}
+
 /// Asserts that the run exited with `code`, printed a single stderr line
 /// `queens: ...` (no panic) containing every `needle`, and returns that line.
 pub fn one_error_line(assert: Assert, code: i32, needles: &[&str]) -> String {
