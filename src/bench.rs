@@ -324,7 +324,7 @@ impl Machine {
             cpu,
             logical_cpus: std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
             os: format!("{}{release}", std::env::consts::OS),
-            simd: crate::cpu::code_paths(crate::Simd::AUTO),
+            simd: code_paths(crate::Simd::AUTO),
         }
     }
 
@@ -333,15 +333,36 @@ impl Machine {
     #[must_use]
     pub fn with_options(self, options: &Options) -> Self {
         Self {
-            simd: crate::cpu::code_paths(options.simd),
+            simd: code_paths(options.simd),
             ..self
         }
     }
 }
 
+/// The code paths the counting loops take on this CPU, less those `simd`
+/// turns off, for reports: `kernel bmi1+popcnt, join matcher avx512` (or
+/// `portable` for either).
+#[must_use]
+pub fn code_paths(simd: crate::Simd) -> String {
+    let features = crate::cpu::Features::allowed(simd);
+    format!(
+        "kernel {}, join matcher {}",
+        crate::kernel::path(features),
+        crate::count::join::matcher::path(features)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn portable_code_paths_are_named() {
+        assert_eq!(
+            code_paths(crate::Simd::PORTABLE),
+            "kernel portable, join matcher portable"
+        );
+    }
 
     #[test]
     fn default_thread_counts_double_up_to_every_cpu() {

@@ -105,19 +105,6 @@ impl Features {
     }
 }
 
-/// The code paths the counting loops take on this CPU, less those `simd`
-/// turns off, for reports: `kernel bmi1+popcnt, join matcher avx512` (or
-/// `portable` for either).
-#[must_use]
-pub fn code_paths(simd: Simd) -> String {
-    let features = Features::allowed(simd);
-    format!(
-        "kernel {}, join matcher {}",
-        crate::kernel::path(features),
-        crate::count::join::matcher::path(features)
-    )
-}
-
 impl Default for Features {
     /// [`Features::detect`].
     fn default() -> Self {
@@ -162,9 +149,5 @@ mod tests {
     fn portable_turns_every_loop_off() {
         assert_eq!(Features::allowed(Simd::PORTABLE), Features::PORTABLE);
         assert_eq!(Features::allowed(Simd::AUTO), Features::detect());
-        assert_eq!(
-            code_paths(Simd::PORTABLE),
-            "kernel portable, join matcher portable"
-        );
     }
 }

@@ -79,6 +79,7 @@ mod solutions;
 mod symmetry;
 mod unique;
 
+pub use bench::code_paths;
 pub use check::{Conflict, Line, Queen, first_conflict, first_conflict_in_columns};
 pub use construct::Construction;
 pub use count::{
@@ -86,7 +87,6 @@ pub use count::{
     Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Simd, Unit, UnitDone, count,
     find_gpu, thread_pool,
 };
-pub use cpu::code_paths;
 pub use error::{Bytes, Error, MAX_THREADS};
 pub use estimate::{Estimate, Overrun, STRATA, Sample, estimate, human_duration};
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
