@@ -81,14 +81,40 @@ fn conflicts_are_named_in_words_from_1() {
         .stdout("board 1: queens at (row 1, col 1) and (row 2, col 2) share a diagonal\n");
 }
 
+/// See: issue 35, item 3 (`-q` printed the boards that fail; it is now
+/// `grep -q`'s: the exit code alone).
 #[test]
-fn quiet_prints_only_the_boards_that_fail() {
+fn quiet_prints_nothing_and_the_exit_code_tells() {
     queens_with_input(&["check", "-q"], "2 4 1 3\n1 2\n3 1 4 2\n")
         .code(1)
-        .stdout("board 2: queens at (row 1, col 1) and (row 2, col 2) share a diagonal\n");
+        .stdout("")
+        .stderr("");
     queens_with_input(&["check", "--quiet"], "2 4 1 3\n")
         .success()
         .stdout("");
+    one_error_line(
+        queens_with_input(&["check", "-q"], "2 4 1 3\n1 x\n").stdout(""),
+        2,
+        &["line 2"],
+    );
+}
+
+#[test]
+fn json_is_a_line_per_board_with_the_clash_counted_from_1() {
+    let out = stdout(&queens_with_input(&["check", "--json"], "2 4 1 3\n1 2\n").code(1));
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            serde_json::json!({"board": 1, "line": 1, "n": 4, "ok": true, "conflict": null}),
+            serde_json::json!({"board": 2, "line": 2, "n": 2, "ok": false, "conflict": {
+                "first": [1, 1], "second": [2, 2], "shares": "diagonal"
+            }}),
+        ]
+    );
 }
 
 #[test]

@@ -153,7 +153,7 @@ fn shards_merge_and_verify_by_plain_recursion_which_catches_a_forgery() {
     let merged = run(&["merge", out_dir, "--json"], &[]);
     assert!(merged.status.success(), "{merged:?}");
     let merged: Value = serde_json::from_slice(&merged.stdout).unwrap();
-    assert_eq!(merged["total"], "14200");
+    assert_eq!(merged["total"], 14200);
 
     let ok = run(&["verify", out_dir, "--sample", "100%"], &[]);
     assert!(ok.status.success(), "{ok:?}");

@@ -505,7 +505,7 @@ fn merge_takes_a_file_given_twice_once() {
         record["confirmed_units"], 0,
         "the same file is no second opinion"
     );
-    assert_eq!(record["total"], "14200");
+    assert_eq!(record["total"], 14200);
 }
 
 #[test]

@@ -1,6 +1,9 @@
 //! `queens check [FILE]`: reads boards and says, for each, `ok` or the
 //! first two queens that attack each other.
 //!
+//! `--json` writes one object per board instead (JSON lines); `-q` writes
+//! nothing, the exit code being the verdict.
+//!
 //! Exit codes: 0 when every board is a solution, 1 when any is not, 2 when
 //! the input cannot be read or is not boards (the message names the line;
 //! the boards before it have been reported). An input without boards, as
@@ -14,7 +17,8 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use queens::{Boards, ReadError};
+use queens::{Boards, Checked, Conflict, Line, ReadError};
+use serde::Serialize;
 
 /// Bytes read from the input at a time.
 const INPUT_BUFFER: usize = 1 << 16;
@@ -33,9 +37,66 @@ pub struct CheckArgs {
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 
-    /// Print only the boards that are not solutions.
+    /// Print one JSON object per board (JSON lines): board, line, n, ok,
+    /// conflict.
+    #[arg(long)]
+    json: bool,
+
+    /// Print nothing: the exit code says whether every board is a
+    /// solution (input that is not boards is still said on stderr).
     #[arg(short, long)]
     quiet: bool,
+}
+
+/// A board checked, as `--json` prints it.
+#[derive(Debug, Serialize)]
+struct BoardRecord {
+    /// Its position in the input, from 1.
+    board: u64,
+    /// The line of the input it starts on, from 1.
+    line: u64,
+    /// Its size.
+    n: u32,
+    /// Whether it is a solution.
+    ok: bool,
+    /// The first two queens that attack each other; null for a solution.
+    conflict: Option<ConflictRecord>,
+}
+
+/// Two queens that attack each other, counted from 1 as in the text.
+#[derive(Debug, Serialize)]
+struct ConflictRecord {
+    /// The earlier queen, `[row, col]`.
+    first: [u64; 2],
+    /// The queen it attacks, `[row, col]`.
+    second: [u64; 2],
+    /// What they share: `row`, `column`, `diagonal` (`\`, row - col
+    /// equal) or `anti-diagonal` (`/`, row + col equal).
+    shares: &'static str,
+}
+
+impl BoardRecord {
+    fn new(checked: &Checked) -> Self {
+        let at = |q: queens::Queen| [u64::from(q.row) + 1, u64::from(q.col) + 1];
+        Self {
+            board: checked.index,
+            line: checked.line,
+            n: checked.n,
+            ok: checked.conflict.is_none(),
+            conflict: checked.conflict.map(|c: Conflict| ConflictRecord {
+                first: at(c.first),
+                second: at(c.second),
+                shares: match c.line {
+                    Line::Row => "row",
+                    Line::Column => "column",
+                    Line::Diagonal => "diagonal",
+                    Line::AntiDiagonal => "anti-diagonal",
+                    // A kind of line added to the library and not here.
+                    _ => "line",
+                },
+            }),
+        }
+    }
 }
 
 pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
@@ -64,14 +125,18 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let boards = Boards::new(input).with_memory_limit(super::memory::available()?);
     for board in boards {
         match board {
-            Ok(checked) => match checked.conflict {
-                None if args.quiet => {}
-                None => writeln!(out, "board {}: ok", checked.index)?,
-                Some(conflict) => {
-                    invalid += 1;
-                    writeln!(out, "board {}: {conflict}", checked.index)?;
+            Ok(checked) => {
+                invalid += u64::from(checked.conflict.is_some());
+                match checked.conflict {
+                    _ if args.json => {
+                        serde_json::to_writer(&mut out, &BoardRecord::new(&checked))?;
+                        writeln!(out)?;
+                    }
+                    _ if args.quiet => {}
+                    Some(conflict) => writeln!(out, "board {}: {conflict}", checked.index)?,
+                    None => writeln!(out, "board {}: ok", checked.index)?,
                 }
-            },
+            }
             // See: issue 20 (`queens list 3 --format leetcode | queens check`).
             Err(ReadError::Empty) => {
                 if !args.quiet {

@@ -55,6 +55,10 @@ pub struct EstimateArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+
+    /// Print only the projected seconds; no warnings.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// Seconds above 0 and at most a day.
@@ -88,24 +92,24 @@ struct EstimateRecord {
     /// The share of the plan's estimated cost counted, in [0, 1].
     cost_share: f64,
     /// Seconds building the plan, part of the projection.
-    plan_seconds: f64,
+    plan_secs: f64,
     /// Seconds preparing the plan's tables (the join), part of the projection.
-    prepare_seconds: f64,
+    prepare_secs: f64,
     /// Wall seconds counting the sample.
-    sample_seconds: f64,
+    sample_secs: f64,
     /// Projected wall seconds of `count N` with this engine and threads:
     /// the plan, its tables and its units.
-    projected_seconds: f64,
-    /// The 95% interval of `projected_seconds`.
-    low_seconds: f64,
-    high_seconds: f64,
+    projected_secs: f64,
+    /// The 95% interval of `projected_secs`.
+    low_secs: f64,
+    high_secs: f64,
     /// Projected number of solutions.
     projected_solutions: f64,
     /// The 95% interval of `projected_solutions`.
     low_solutions: f64,
     high_solutions: f64,
     /// A000170's value, where published.
-    known_solutions: Option<u128>,
+    known: Option<u128>,
 }
 
 impl Human for EstimateRecord {
@@ -125,16 +129,16 @@ impl Human for EstimateRecord {
             self.sampled,
             self.units,
             100.0 * self.cost_share,
-            human_duration(self.sample_seconds)
+            human_duration(self.sample_secs)
         )?;
         writeln!(
             out,
             "projected time   {} (95% interval {} to {})",
-            human_duration(self.projected_seconds),
-            human_duration(self.low_seconds),
-            human_duration(self.high_seconds)
+            human_duration(self.projected_secs),
+            human_duration(self.low_secs),
+            human_duration(self.high_secs)
         )?;
-        let check = match self.known_solutions {
+        let check = match self.known {
             Some(0) => "A000170: 0".to_owned(),
             Some(known) => format!(
                 "A000170: {known}, ratio {:.3}",
@@ -147,6 +151,11 @@ impl Human for EstimateRecord {
             "projected total  {:.3e} solutions ({check})",
             self.projected_solutions
         )
+    }
+
+    /// The projected seconds alone.
+    fn quiet(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "{}", self.projected_secs)
     }
 }
 
@@ -179,7 +188,9 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     // buffers are checked before the plan is built.
     let started = Instant::now();
     let planned = counter.units(&[]).fits_unplanned().and_then(|()| {
-        super::plan::announce(n, engine, &config);
+        if !args.quiet {
+            super::plan::announce(n, engine, &config);
+        }
         Plan::new(n, engine, &config)
     });
     let plan = match planned {
@@ -204,6 +215,9 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     };
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let warn = |over: Overrun| {
+        if args.quiet {
+            return;
+        }
         eprintln!(
             "queens: warning: the smallest sample that projects a spread ({} units, two of each \
              stratum) is projected to take {} {}, {} more than --seconds {}",
@@ -224,17 +238,17 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         units: e.units,
         sampled: e.sampled,
         cost_share: e.cost_share,
-        plan_seconds,
-        prepare_seconds: e.prepare_seconds,
-        sample_seconds: e.sample_seconds,
-        projected_seconds: plan_seconds + e.seconds,
-        low_seconds: plan_seconds + e.seconds_interval.0,
-        high_seconds: plan_seconds + e.seconds_interval.1,
+        plan_secs: plan_seconds,
+        prepare_secs: e.prepare_seconds,
+        sample_secs: e.sample_seconds,
+        projected_secs: plan_seconds + e.seconds,
+        low_secs: plan_seconds + e.seconds_interval.0,
+        high_secs: plan_seconds + e.seconds_interval.1,
         projected_solutions: e.solutions,
         low_solutions: e.solutions_interval.0,
         high_solutions: e.solutions_interval.1,
-        known_solutions: known::total(n),
+        known: known::total(n),
     };
-    Report::stdout(Form::of(args.json)).record(&record)?;
+    Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
     Ok(ExitCode::SUCCESS)
 }

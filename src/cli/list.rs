@@ -39,6 +39,11 @@ pub struct ListArgs {
     #[arg(short, long, value_enum, default_value_t = Format::Board)]
     format: Format,
 
+    /// Write each board as one JSON object, `{"n":N,"cols":[...]}`: the
+    /// same as --format jsonl.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+
     /// Stop after K boards.
     #[arg(long, value_name = "K", value_parser = super::args::parse_limit,
           allow_negative_numbers = true)]
@@ -75,7 +80,11 @@ enum Message {
 
 pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let format = args.format;
+    let format = if args.json {
+        Format::Jsonl
+    } else {
+        args.format
+    };
     // Tasks small enough that a worker can run a whole one ahead of the
     // writer: about 30 boards each at n = 12, 250 at n = 14.
     let depth = match n {

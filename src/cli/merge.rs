@@ -30,6 +30,10 @@ pub struct MergeArgs {
     #[arg(long)]
     json: bool,
 
+    /// Print only the total (the subtotal with --partial).
+    #[arg(short, long)]
+    quiet: bool,
+
     /// Report how far a run has got instead of failing on missing shards
     /// (other problems still fail).
     #[arg(long)]
@@ -60,15 +64,16 @@ struct MergeRecord {
     units_present: usize,
     /// Units found in two files with equal counts.
     confirmed_units: usize,
-    /// Shards without a checked result, as job-array ranges (`3,17-19`).
-    missing_shards: String,
+    /// Shards without a checked result, in order (the text shows them as
+    /// job-array ranges, `3,17-19`).
+    missing_shards: Vec<u32>,
     /// Every unit there, once, and nothing wrong.
     complete: bool,
-    /// The sum of the units present, in decimal (a string: exact past
-    /// 2^53); null when a problem other than missing shards was found.
-    total: Option<String>,
-    /// OEIS A000170 for n, in decimal.
-    known: Option<String>,
+    /// The sum of the units present; null when a problem other than
+    /// missing shards was found.
+    total: Option<u128>,
+    /// OEIS A000170 for n; null where none is published.
+    known: Option<u128>,
     /// Whether a complete total equals it; null otherwise.
     matches_known: Option<bool>,
     /// SHA-256 of the `id,descriptor,count` CSV of the units present.
@@ -134,10 +139,10 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         units: plan.len(),
         units_present: merge.units_present(),
         confirmed_units: merge.confirmed,
-        missing_shards: shard::ranges(&merge.missing()),
+        missing_shards: merge.missing(),
         complete,
         total: None,
-        known: known::total(plan.n()).map(|k| k.to_string()),
+        known: known::total(plan.n()),
         matches_known: None,
         digest: None,
         mod13: None,
@@ -148,7 +153,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     if consistent {
         let csv = shard::units_csv(&plan, &merge.counts);
         record.digest = Some(shard::digest(&csv));
-        record.total = Some(merge.total.to_string());
+        record.total = Some(merge.total);
         record.mod13 = Some((merge.total % 13) as u32);
         record.mod15 = Some((merge.total % 15) as u32);
         if complete {
@@ -165,7 +170,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if args.json || (consistent && (complete || args.partial)) {
-        Report::stdout(Form::of(args.json)).record(&record)?;
+        Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
     }
 
     if record.matches_known == Some(false) {
@@ -179,7 +184,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
              count their shards again",
             plan.n(),
             merge.total,
-            record.known.as_deref().unwrap_or_default(),
+            record.known.unwrap_or_default(),
             shown_paths(&args.paths),
         ));
         return Ok(ExitCode::from(EXIT_MISMATCH));
@@ -193,7 +198,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
 
 impl Human for MergeRecord {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
-        let total = self.total.as_deref().unwrap_or_default();
+        let total = self.total.unwrap_or_default();
         writeln!(
             out,
             "n = {}, {} engine, plan {}",
@@ -219,7 +224,8 @@ impl Human for MergeRecord {
             writeln!(
                 out,
                 "partial {:.1}% of the estimated work; subtotal {total}; missing shards {}",
-                self.work_present, self.missing_shards
+                self.work_present,
+                shard::ranges(&self.missing_shards)
             )?;
         }
         writeln!(
@@ -233,6 +239,11 @@ impl Human for MergeRecord {
             self.mod13.unwrap_or_default(),
             self.mod15.unwrap_or_default()
         )
+    }
+
+    /// The total, or the subtotal of a partial merge.
+    fn quiet(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "{}", self.total.unwrap_or_default())
     }
 }
 

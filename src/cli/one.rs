@@ -24,10 +24,25 @@ pub struct OneArgs {
     /// How to write the board (board, spaced and leetcode up to n = 1000).
     #[arg(short, long, value_enum, default_value_t = Format::Board)]
     format: Format,
+
+    /// Write the board as one JSON object, `{"n":N,"cols":[...]}`: the
+    /// same as --format jsonl.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+
+    /// No line on stderr for a size without a solution (2 and 3): the exit
+    /// code, 1, says it.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
-    let (n, format) = (args.n, args.format);
+    let n = args.n;
+    let format = if args.json {
+        Format::Jsonl
+    } else {
+        args.format
+    };
     if format.draws_squares() && n > MAX_DRAWN {
         eprintln!(
             "queens: --format {format} draws all n x n squares and is limited to n <= \
@@ -36,6 +51,9 @@ pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(super::EXIT_USAGE));
     }
     let Ok(board) = Construction::new(n) else {
+        if args.quiet {
+            return Ok(ExitCode::FAILURE);
+        }
         eprintln!(
             "queens: there is no solution for n = {n}: {n} queens cannot be placed on a {n} x {n} \
              board without two attacking each other"

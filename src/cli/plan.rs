@@ -35,9 +35,13 @@ pub struct PlanArgs {
     json: bool,
 
     /// Print every unit instead, one JSON object a line: id, descriptor,
-    /// cost.
+    /// cost, weight.
     #[arg(long)]
     units: bool,
+
+    /// Print only the plan's hash; no note on how long planning takes.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// A plan, as `--json` prints it.
@@ -84,6 +88,11 @@ impl Human for PlanRecord {
         table.row(out, &[&"cost", &self.cost])?;
         table.row(out, &[&"plan", &self.plan])
     }
+
+    /// The hash alone.
+    fn quiet(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "{}", self.plan)
+    }
 }
 
 pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
@@ -108,7 +117,9 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let config = Config::default()
         .with_split_depth(args.split_depth.unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
-    announce(n, engine, &config);
+    if !args.quiet {
+        announce(n, engine, &config);
+    }
     let plan = match Plan::new(n, engine, &config) {
         Ok(plan) => plan,
         Err(refused) => {
@@ -116,7 +127,7 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(EXIT_USAGE));
         }
     };
-    let mut report = Report::stdout(Form::of(args.json));
+    let mut report = Report::stdout(Form::from_flags(args.json, args.quiet));
     if args.units {
         report.json_lines(plan.units().map(|unit| UnitRecord {
             id: unit.id,

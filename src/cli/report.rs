@@ -31,6 +31,16 @@ impl Form {
     pub fn of(json: bool) -> Self {
         if json { Self::Json } else { Self::Human }
     }
+
+    /// The form `--json` and `-q` ask for: JSON wins, as `-q` also
+    /// silences stderr's notes, which JSON still wants silenced.
+    pub fn from_flags(json: bool, quiet: bool) -> Self {
+        match (json, quiet) {
+            (true, _) => Self::Json,
+            (false, true) => Self::Quiet,
+            (false, false) => Self::Human,
+        }
+    }
 }
 
 /// A record's text for people.
@@ -103,20 +113,6 @@ impl<W: Write> Report<W> {
             Form::Quiet => record.quiet(&mut self.out)?,
         }
         self.out.flush()
-    }
-
-    /// Writes what only people read (a table's header, a preamble); nothing
-    /// in the other forms.
-    pub fn human(
-        &mut self,
-        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-    ) -> io::Result<()> {
-        if self.form == Form::Human {
-            self.take_header()?;
-            write(&mut self.out)?;
-            self.out.flush()?;
-        }
-        Ok(())
     }
 
     /// Writes `records` as JSON lines whatever the form, for output that
@@ -292,8 +288,8 @@ pub struct CountRecord {
     /// What counted: the engine (`mirror`, `join`) or the `--algorithm`
     /// name (`parallel` is the mirror engine and reports `mirror`).
     pub engine: &'static str,
-    /// The plan's hash, `sha256:...` (the engines only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The plan's hash, `sha256:...`; null for the slow algorithms, which
+    /// have no plan.
     pub plan: Option<String>,
     /// The OEIS A000170 value, or null where none is published.
     pub known: Option<u128>,
@@ -521,18 +517,15 @@ mod tests {
             Column::right("count", 7),
             Column::left("verdict", 0),
         ]);
-        let text = written(Form::Human, |report| {
-            report
-                .human(|out| {
-                    table.header(out)?;
-                    table.row(out, &[&"cells", &92, &"ok"])?;
-                    table.row(out, &[&"a-longer-name", &1, &"MISMATCH (known: 2)"])?;
-                    table.row_then(out, &[&"scan"], &"skipped: too slow")
-                })
-                .unwrap();
-        });
+        let mut out = Vec::new();
+        table.header(&mut out).unwrap();
+        table.row(&mut out, &[&"cells", &92, &"ok"]).unwrap();
+        (table.row(&mut out, &[&"a-longer-name", &1, &"MISMATCH (known: 2)"])).unwrap();
+        table
+            .row_then(&mut out, &[&"scan"], &"skipped: too slow")
+            .unwrap();
         assert_eq!(
-            text,
+            String::from_utf8(out).unwrap(),
             "name      count  verdict\n\
              cells        92  ok\n\
              a-longer-name        1  MISMATCH (known: 2)\n\
@@ -557,10 +550,10 @@ mod tests {
         }
         let text = written(Form::Human, |report| {
             report.header(|out| writeln!(out, "title")).unwrap();
-            report.human(|out| writeln!(out, "a line")).unwrap();
+            report.record(&pair).unwrap();
             report.record(&pair).unwrap();
         });
-        assert_eq!(text, "title\na line\nn           8\n");
+        assert_eq!(text, "title\nn           8\nn           8\n");
     }
 
     #[test]
@@ -644,8 +637,6 @@ mod tests {
         }
         let mut report = Report::new(Closed, Form::Human);
         let err = report.json_lines([&record]).unwrap_err();
-        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
-        let err = report.human(|out| writeln!(out, "x")).unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
     }
 

@@ -61,6 +61,11 @@ pub struct VerifyArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+
+    /// Print nothing (nor the sample on stderr): the exit code says
+    /// whether every unit agrees; a disagreement is still said on stderr.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 /// A verification, as `--json` prints it.
@@ -97,6 +102,11 @@ impl Human for VerifyRecord {
             "ok: {} of {} units recounted (seed {}), every one agrees",
             self.sampled, self.units_present, self.seed
         )
+    }
+
+    /// Nothing: the exit code is the verdict.
+    fn quiet(&self, _: &mut dyn std::io::Write) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -158,7 +168,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     let threads = super::args::threads(args.threads)?;
     let claims = match &args.journal {
-        Some(path) => from_journal(path, args.json)?,
+        Some(path) => from_journal(path, args.json || args.quiet)?,
         None => from_shards(&args.paths)?,
     };
     let Claims {
@@ -180,7 +190,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         .sample
         .unwrap_or_else(|| default_percent(present.len()));
     let sample = queens::sample_units(&present, percent, seed, &first);
-    if !args.json {
+    if !args.json && !args.quiet {
         let journal = if first.is_empty() || source == "the journal" {
             String::new()
         } else {
@@ -225,7 +235,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         disagreements,
         elapsed_secs: started.elapsed().as_secs_f64(),
     };
-    Report::stdout(Form::of(args.json)).record(&record)?;
+    Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
     if let Some(&(id, said, count)) = record.disagreements.first() {
         // Not "a bug in queens": a file's or a journal's claim is what is
         // in doubt, whether damaged, forged or counted on a faulty machine.
