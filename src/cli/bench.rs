@@ -471,7 +471,7 @@ fn plot(svg: &mut String, report: &bench::Report, machine: &Machine) -> anyhow::
     // the axis runs one past each end so that no point sits on its edge.
     let x_axis = (0..top as i64 + 1).with_key_points(thread_ticks(top));
     let mut chart = ChartBuilder::on(&root)
-        .caption(caption, ("sans-serif", 15))
+        .caption(&caption, ("sans-serif", caption_size(&caption)))
         .margin(16)
         .x_label_area_size(40)
         .y_label_area_size(48)
@@ -516,6 +516,13 @@ fn plot(svg: &mut String, report: &bench::Report, machine: &Machine) -> anyhow::
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+/// A font size at which `caption` fits the plot's 720 pixels (a
+/// sans-serif letter is about 0.55 of its size wide): 15, or less for a
+/// long CPU name.
+fn caption_size(caption: &str) -> f64 {
+    (680.0 / (0.55 * caption.chars().count() as f64)).min(15.0)
 }
 
 /// The x axis's ticks: 1, then every `step` up to `top`, and `top`, with
