@@ -9,6 +9,14 @@
 /// (1993), "How to Detect and Handle Outliers", propose the score.
 pub const OUTLIER_THRESHOLD: f64 = 1.4826 * 10.0;
 
+/// The MAD counts as at least this fraction of the median. hyperfine
+/// floors it at `f64::EPSILON` only, and times at least 10 runs; `bench`
+/// times 3 by default, whose MAD is the smaller of two gaps, so two runs
+/// that agree to a microsecond would make a third run 2% off an outlier
+/// (seen: 5.1, 5.1 and 5.2 ms). With the floor an outlier lies at least
+/// 14.8% from the median.
+pub const MAD_FLOOR: f64 = 0.01;
+
 /// The summary of one thread count's runs, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Summary {
@@ -63,10 +71,11 @@ fn median(xs: &[f64]) -> f64 {
 }
 
 /// Each value's modified Z-score, `(x - median) / MAD`, where MAD is the
-/// median of the absolute deviations from the median. Where half the
-/// values or more are equal the MAD is 0; it is then taken as
-/// `f64::EPSILON`, so that any other value scores as an outlier (as in
-/// hyperfine). Empty for an empty slice.
+/// median of the absolute deviations from the median, taken as at least
+/// [`MAD_FLOOR`] of the median. Where half the values or more are equal
+/// and the median is 0 the MAD is 0; it is then taken as `f64::EPSILON`,
+/// so that any other value scores as an outlier (as in hyperfine). Empty
+/// for an empty slice.
 #[must_use]
 pub fn modified_z_scores(xs: &[f64]) -> Vec<f64> {
     if xs.is_empty() {
@@ -74,7 +83,7 @@ pub fn modified_z_scores(xs: &[f64]) -> Vec<f64> {
     }
     let middle = median(xs);
     let deviations: Vec<f64> = xs.iter().map(|x| (x - middle).abs()).collect();
-    let mad = median(&deviations);
+    let mad = median(&deviations).max(MAD_FLOOR * middle.abs());
     let mad = if mad > 0.0 { mad } else { f64::EPSILON };
     xs.iter().map(|x| (x - middle) / mad).collect()
 }
@@ -127,7 +136,13 @@ mod tests {
         // 14.9 MADs.
         assert_eq!(outliers(&[9.0, 10.0, 10.0, 11.0, 24.8]), 0);
         assert_eq!(outliers(&[9.0, 10.0, 10.0, 11.0, 24.9]), 1);
-        // Half the runs equal: the MAD is 0, and every other run is one.
+        // Half the runs equal: the MAD is 0, the floor 1% of the median,
+        // and a run 10 times the median is one.
+        assert_eq!(outliers(&[0.0, 0.0, 0.0, 1.0]), 1, "a zero median: EPSILON");
+        // Two runs that agree to a microsecond do not make a third 2%
+        // off an outlier (99 MADs, but 1.9 of the floor); 16% off is one.
+        assert_eq!(outliers(&[0.005_100, 0.005_101, 0.005_200]), 0);
+        assert_eq!(outliers(&[0.005_100, 0.005_101, 0.005_920]), 1);
         assert_eq!(
             outliers(&[10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 100.0]),
             1
