@@ -10,13 +10,14 @@ use super::stats;
 
 /// A thread count whose median run is below this many seconds has runs
 /// too short to time reliably (the median, not hyperfine's mean, so that
-/// one slow run does not hide many short ones). hyperfine's threshold is 5 ms, set by how well
-/// it can subtract a shell's start-up; `bench` starts no process, and
-/// what disturbs its runs is the scheduler: a time slice that another
-/// program takes is 3 ms (Linux's default), and a thread that loses one
-/// stalls the run's last join. Below 20 ms one lost slice moves a run by
-/// 15% or more. (The issue behind this: runs of 9 ms with a threefold
-/// spread between the fastest and the slowest.)
+/// one slow run does not hide many short ones). hyperfine's threshold is
+/// 5 ms, set by how well it can subtract a shell's start-up; `bench`
+/// starts no process, and what disturbs its runs is the scheduler: a time
+/// slice that another program takes is up to 3 ms (Linux's EEVDF base
+/// slice, 0.75 ms times 1 + log2 of the CPUs, counted up to 8), and a
+/// thread that loses one stalls the run's last join. Below 20 ms one lost
+/// slice moves a run by 15% or more. (The issue behind this: runs of 9 ms
+/// with a threefold spread between the fastest and the slowest.)
 pub const SHORT_RUN_SECS: f64 = 0.020;
 
 /// One reason to doubt a benchmark's figures.
