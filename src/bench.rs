@@ -9,14 +9,24 @@
 //! comparable across versions; a new workload gets a new name. Only the
 //! counting is timed: each plan is built once, before the runs.
 //!
-//! The score is the workload's work units counted per second at the
-//! highest thread count: one number that grows with speed. This module
-//! measures and returns figures; it never prints.
+//! The score ([`Report::score`]) is the fixed workload's solutions
+//! counted per second, at the most threads measured that the machine has
+//! logical CPUs for: one number that grows with speed. A custom workload
+//! has none, as its solutions per second depend on its n. Each thread
+//! count keeps its runs' times and their statistics ([`stats`]), and a
+//! finished report names what makes its figures doubtful
+//! ([`Report::warnings`], as hyperfine warns). This module measures and
+//! returns figures; it never prints.
 
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
 use crate::{Config, Counter, Engine, Error, Executor, Options, Plan, known};
+
+pub mod stats;
+mod warning;
+
+pub use warning::{SHORT_RUN_SECS, Warning};
 
 /// A named set of counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,6 +69,14 @@ impl Workload {
             executor: Executor::Cpu,
             memory_limit: None,
         }
+    }
+
+    /// Whether this is the fixed workload [`Workload::v1`] on the CPU,
+    /// whose score compares across machines and versions.
+    #[must_use]
+    pub fn is_fixed(&self) -> bool {
+        let v1 = Self::v1();
+        self.name == v1.name && self.counts == v1.counts && self.executor == v1.executor
     }
 
     /// This workload counting with `options`.
@@ -114,7 +132,16 @@ pub fn thread_counts(max: usize) -> Vec<usize> {
 pub struct Row {
     /// Threads in the pool.
     pub threads: usize,
-    /// Median wall time of the whole workload, in seconds.
+    /// Wall time of each timed run of the whole workload, in seconds, in
+    /// the order run (the warm-up is not among them).
+    pub times_secs: Vec<f64>,
+    /// Mean of the runs, in seconds.
+    pub mean_secs: f64,
+    /// Sample standard deviation of the runs, in seconds; `None` (JSON
+    /// `null`) for one run.
+    pub stddev_secs: Option<f64>,
+    /// Median run, in seconds (the mean of the two middle runs for an
+    /// even number).
     pub median_secs: f64,
     /// Fastest run, in seconds.
     pub min_secs: f64,
@@ -143,8 +170,51 @@ pub struct Report {
     pub runs: usize,
     /// One row per thread count, in the order measured.
     pub rows: Vec<Row>,
-    /// Work units per second at the highest thread count (median run).
-    pub score: f64,
+}
+
+/// The score of the fixed workload: its solutions counted per second.
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[non_exhaustive]
+pub struct Score {
+    /// The workload scored: `v1`.
+    pub workload: &'static str,
+    /// The thread count scored: the most measured that the machine has
+    /// logical CPUs for.
+    pub threads: usize,
+    /// The workload's solutions over its median run's seconds at
+    /// `threads`.
+    pub solutions_per_sec: f64,
+}
+
+impl Report {
+    /// The score on a machine with `logical_cpus`: the fixed workload's
+    /// solutions per second at the most threads measured, up to
+    /// `logical_cpus` (more threads than CPUs take turns, and time the
+    /// scheduler). `None` for a custom workload, whose solutions per
+    /// second depend on its n and compare with nothing, or when every
+    /// thread count measured is above `logical_cpus`.
+    #[must_use]
+    pub fn score(&self, logical_cpus: usize) -> Option<Score> {
+        if !self.workload.is_fixed() {
+            return None;
+        }
+        let row = (self.rows.iter())
+            .filter(|r| r.threads <= logical_cpus.max(1))
+            .max_by_key(|r| r.threads)?;
+        Some(Score {
+            workload: self.workload.name,
+            threads: row.threads,
+            solutions_per_sec: row.solutions_per_sec,
+        })
+    }
+
+    /// What makes the figures doubtful on a machine with `logical_cpus`
+    /// ([`Warning`]): one warning per kind, none when all is well.
+    #[must_use]
+    pub fn warnings(&self, logical_cpus: usize) -> Vec<Warning> {
+        warning::find(self, logical_cpus)
+    }
 }
 
 /// Told what the benchmark is doing, for a progress display.
@@ -253,16 +323,19 @@ fn run(
                 times.push(started.elapsed());
             }
         }
-        times.sort_unstable();
-        let median = times[times.len() / 2].as_secs_f64();
+        let times_secs: Vec<f64> = times.iter().map(Duration::as_secs_f64).collect();
+        let summary = stats::Summary::of(&times_secs);
         rows.push(Row {
             threads: t,
-            median_secs: median,
-            min_secs: times.first().map_or(0.0, Duration::as_secs_f64),
-            max_secs: times.last().map_or(0.0, Duration::as_secs_f64),
+            times_secs,
+            mean_secs: summary.mean,
+            stddev_secs: summary.stddev,
+            median_secs: summary.median,
+            min_secs: summary.min,
+            max_secs: summary.max,
             speedup: 1.0,
             efficiency: 1.0 / t as f64,
-            solutions_per_sec: solutions as f64 / median,
+            solutions_per_sec: solutions as f64 / summary.median,
         });
     }
     // Speed-ups against the 1-thread row, wherever the list put it; against
@@ -277,15 +350,12 @@ fn run(
             row.efficiency = row.speedup / row.threads as f64;
         }
     }
-    let fastest = rows.iter().max_by_key(|r| r.threads);
-    let score = fastest.map_or(0.0, |r| units as f64 / r.median_secs);
     Ok(Report {
         workload: workload.clone(),
         units,
         solutions,
         runs,
         rows,
-        score,
     })
 }
 
@@ -392,7 +462,120 @@ mod tests {
                 .iter()
                 .all(|r| r.min_secs <= r.median_secs && r.median_secs <= r.max_secs)
         );
-        assert!(report.score > 0.0);
+        assert!(report.rows.iter().all(|r| r.times_secs.len() == 2));
+        assert!(report.score(64).is_none(), "a custom workload has no score");
+    }
+
+    /// A report of `rows` (threads, runs' seconds) of `workload`, with the
+    /// statistics and speed-ups `run` would give them.
+    fn report_of(workload: Workload, rows: &[(usize, &[f64])]) -> Report {
+        let solutions = 1_000_000;
+        let rows: Vec<Row> = rows
+            .iter()
+            .map(|&(threads, times)| {
+                let s = stats::Summary::of(times);
+                Row {
+                    threads,
+                    times_secs: times.to_vec(),
+                    mean_secs: s.mean,
+                    stddev_secs: s.stddev,
+                    median_secs: s.median,
+                    min_secs: s.min,
+                    max_secs: s.max,
+                    speedup: 0.0,
+                    efficiency: 0.0,
+                    solutions_per_sec: solutions as f64 / s.median,
+                }
+            })
+            .collect();
+        let base = rows.iter().min_by_key(|r| r.threads).unwrap().clone();
+        let rows = rows
+            .into_iter()
+            .map(|r| {
+                let speedup = base.median_secs / r.median_secs * base.threads as f64;
+                Row {
+                    speedup,
+                    efficiency: speedup / r.threads as f64,
+                    ..r
+                }
+            })
+            .collect();
+        Report {
+            workload,
+            units: 10,
+            solutions,
+            runs: 3,
+            rows,
+        }
+    }
+
+    #[test]
+    fn the_score_is_v1s_solutions_per_second_at_the_most_threads_with_a_cpu() {
+        let rows: &[(usize, &[f64])] = &[
+            (1, &[4.0, 4.0, 4.0]),
+            (2, &[2.0, 2.0, 2.0]),
+            (4, &[1.0, 1.0, 1.0]),
+        ];
+        let report = report_of(Workload::v1(), rows);
+        let score = report.score(2).unwrap();
+        assert_eq!((score.workload, score.threads), ("v1", 2));
+        assert!((score.solutions_per_sec - 500_000.0).abs() < 1e-6);
+        assert_eq!(report.score(16).unwrap().threads, 4);
+        assert!(report_of(Workload::v1(), &rows[2..]).score(2).is_none());
+        assert!(
+            report_of(Workload::custom(17, None), rows)
+                .score(2)
+                .is_none()
+        );
+        let gpu = Workload::v1().with_executor(Executor::Gpu);
+        assert!(!gpu.is_fixed() && Workload::v1().is_fixed());
+    }
+
+    #[test]
+    fn warnings_name_short_runs_outliers_oversubscription_and_slowdowns() {
+        // See: issue 35 (`bench 14 --threads 1,2,4,8,16` on 2 CPUs: runs
+        // of 9 ms, 0.98x at 2 threads, scored at 16 threads, no warning).
+        let report = report_of(
+            Workload::custom(14, None),
+            &[
+                (1, &[0.0093, 0.0095, 0.0094]),
+                (2, &[0.0095, 0.0097, 0.0096]),
+                (4, &[0.0080, 0.0079, 0.0195]),
+                (16, &[0.0088, 0.0090, 0.0092]),
+            ],
+        );
+        let warnings = report.warnings(2);
+        assert_eq!(
+            warnings,
+            [
+                Warning::ShortRuns {
+                    threads: vec![1, 2, 4, 16],
+                    custom: true
+                },
+                Warning::Outliers { threads: vec![4] },
+                Warning::MoreThreadsThanCpus {
+                    threads: vec![4, 16],
+                    logical_cpus: 2
+                },
+                Warning::Slower {
+                    rows: vec![(2, report.rows[1].speedup)],
+                    base: 1
+                },
+            ]
+        );
+        assert!(report.rows[1].speedup < 1.0);
+        let quiet = report_of(
+            Workload::v1(),
+            &[(1, &[4.0, 4.1, 4.05]), (2, &[2.0, 2.1, 2.05])],
+        );
+        assert_eq!(quiet.warnings(2), []);
+        assert_eq!(
+            quiet.warnings(1),
+            [Warning::MoreThreadsThanCpus {
+                threads: vec![2],
+                logical_cpus: 1
+            }]
+        );
     }
 
     fn plan_units(n: u32) -> usize {

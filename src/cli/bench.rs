@@ -1,6 +1,7 @@
 //! `queens bench`: the hardware benchmark of [`queens::bench`], shown as a
-//! table (or one JSON object), with the machine at the top, a score line at
-//! the bottom, and optionally a plot of speed-up against threads.
+//! table (or one JSON object), with the machine at the top, the score line
+//! of workload v1 at the bottom, its warnings on stderr, and optionally a
+//! plot of speed-up against threads and the rows as CSV or Markdown.
 //!
 //! A wrong count fails the benchmark with exit code 3, as for `count`.
 
@@ -19,7 +20,7 @@ use serde::Serialize;
 
 use super::args::refuse_engine;
 use super::exit::EXIT_MISMATCH;
-use super::files::Output;
+use super::files::{Identity, Output};
 use super::report::{Column, Form, Human, Report, Table, mismatch};
 
 /// Test builds only: every count is off by one, so the benchmark must fail.
@@ -75,14 +76,24 @@ pub struct BenchArgs {
           allow_negative_numbers = true)]
     runs: u32,
 
-    /// Print one JSON object (machine, workload, rows, score) and nothing
-    /// else.
+    /// Print one JSON object (machine, workload, rows with every run's
+    /// time, score, warnings) and nothing else.
     #[arg(long)]
     json: bool,
 
-    /// Draw speed-up against threads, with the ideal line, into FILE (SVG).
+    /// Draw speed-up against threads, with min-max bars and the ideal line
+    /// up to the logical CPUs, into FILE (SVG).
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
+
+    /// Write the rows to FILE as CSV: threads, mean_secs, stddev_secs,
+    /// median_secs, min_secs, max_secs, speedup, efficiency.
+    #[arg(long, value_name = "FILE")]
+    export_csv: Option<PathBuf>,
+
+    /// Write the rows to FILE as a Markdown table.
+    #[arg(long, value_name = "FILE")]
+    export_markdown: Option<PathBuf>,
 }
 
 /// Thread counts from `--threads`.
@@ -145,8 +156,12 @@ struct BenchRecord<'a> {
     runs: usize,
     /// One row per thread count.
     rows: &'a [bench::Row],
-    /// Work units per second at the highest thread count.
-    score: f64,
+    /// Workload v1's solutions per second; `null` for a custom workload,
+    /// or when every thread count is above the logical CPUs.
+    score: Option<bench::Score>,
+    /// What makes the figures doubtful, one line each, as stderr shows
+    /// them (without the `queens: warning: ` prefix).
+    warnings: Vec<String>,
 }
 
 /// The workload of a [`BenchRecord`].
@@ -187,12 +202,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     .with_options(super::options::from_env()?)
     .with_memory_limit(super::memory::available()?);
-    // Checked before the benchmark runs, and again when it is written.
-    let svg = args
-        .svg
-        .as_deref()
-        .map(|path| Output::new(path, "--svg", &[]))
-        .transpose()?;
+    // Checked before the benchmark runs, and again when they are written.
+    let outputs = outputs(&[
+        ("--svg", args.svg.as_deref()),
+        ("--export-csv", args.export_csv.as_deref()),
+        ("--export-markdown", args.export_markdown.as_deref()),
+    ])?;
     let machine = Machine::detect().with_options(&workload.options);
     let most = super::args::threads(None)?.map_or(machine.logical_cpus, NonZeroUsize::get);
     let threads = args
@@ -249,16 +264,110 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         },
         runs: report.runs,
         rows: &report.rows,
-        score: report.score,
+        score: report.score(machine.logical_cpus),
+        warnings: (report.warnings(machine.logical_cpus).iter())
+            .map(ToString::to_string)
+            .collect(),
     };
     Report::stdout(Form::of(args.json)).record(&record)?;
-    if let Some(svg) = &svg {
-        let mut drawn = String::new();
-        plot(&mut drawn, &report, &machine)
-            .with_context(|| format!("drawing the plot for {}", svg.path().display()))?;
-        svg.write(drawn.as_bytes())?;
+    for warning in &record.warnings {
+        eprintln!("queens: warning: {warning}");
+    }
+    for (flag, output) in &outputs {
+        let text = match *flag {
+            "--svg" => {
+                let mut drawn = String::new();
+                plot(&mut drawn, &report, &machine)
+                    .with_context(|| format!("drawing the plot for {}", output.path().display()))?;
+                drawn
+            }
+            "--export-csv" => csv(&report.rows),
+            _ => markdown(&report.rows),
+        };
+        output.write(text.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The outputs named, each checked; two options naming one file are
+/// refused, as the second would overwrite the first.
+fn outputs(
+    named: &[(&'static str, Option<&std::path::Path>)],
+) -> anyhow::Result<Vec<(&'static str, Output)>> {
+    let mut checked: Vec<(&'static str, Output, Option<Identity>)> = Vec::new();
+    for &(flag, path) in named {
+        let Some(path) = path else { continue };
+        let output = Output::new(path, flag, &[])?;
+        let identity = Identity::of(path);
+        if let Some((other, _, _)) = checked
+            .iter()
+            .find(|(_, _, seen)| identity.is_some() && *seen == identity)
+        {
+            return Err(super::UsageError(format!(
+                "{flag} {} names the same file as {other}: one would overwrite the other; \
+                 name another file",
+                path.display()
+            ))
+            .into());
+        }
+        checked.push((flag, output, identity));
+    }
+    Ok(checked
+        .into_iter()
+        .map(|(flag, output, _)| (flag, output))
+        .collect())
+}
+
+/// The rows as CSV, with a header row, as hyperfine's `--export-csv`: every
+/// duration in seconds, as precise as measured; an empty stddev_secs for
+/// one run.
+fn csv(rows: &[bench::Row]) -> String {
+    let mut text = String::from(
+        "threads,mean_secs,stddev_secs,median_secs,min_secs,max_secs,speedup,efficiency\n",
+    );
+    for r in rows {
+        let stddev = r.stddev_secs.map(|s| s.to_string()).unwrap_or_default();
+        text.push_str(&format!(
+            "{},{},{stddev},{},{},{},{},{}\n",
+            r.threads, r.mean_secs, r.median_secs, r.min_secs, r.max_secs, r.speedup, r.efficiency
+        ));
+    }
+    text
+}
+
+/// The rows as a Markdown table, as hyperfine's `--export-markdown`: the
+/// mean with its standard deviation, in the one unit (s, ms or µs) that
+/// suits the slowest mean.
+fn markdown(rows: &[bench::Row]) -> String {
+    let slowest = rows.iter().map(|r| r.mean_secs).fold(0.0, f64::max);
+    let (unit, scale, digits) = if slowest >= 1.0 {
+        ("s", 1.0, 3)
+    } else if slowest >= 1e-3 {
+        ("ms", 1e3, 2)
+    } else {
+        ("µs", 1e6, 1)
+    };
+    let time = |secs: f64| format!("{:.digits$}", secs * scale);
+    let mut text = format!(
+        "| Threads | Mean [{unit}] | Median [{unit}] | Min [{unit}] | Max [{unit}] | Speed-up | \
+         Efficiency |\n|---:|---:|---:|---:|---:|---:|---:|\n"
+    );
+    for r in rows {
+        let mean = match r.stddev_secs {
+            Some(s) => format!("{} ± {}", time(r.mean_secs), time(s)),
+            None => time(r.mean_secs),
+        };
+        text.push_str(&format!(
+            "| {} | {mean} | {} | {} | {} | {:.2}x | {:.0}% |\n",
+            r.threads,
+            time(r.median_secs),
+            time(r.min_secs),
+            time(r.max_secs),
+            r.speedup,
+            r.efficiency * 100.0
+        ));
+    }
+    text
 }
 
 impl Human for BenchRecord<'_> {
@@ -303,54 +412,102 @@ impl Human for BenchRecord<'_> {
                 ],
             )?;
         }
-        let top = self.rows.iter().map(|r| r.threads).max().unwrap_or(1);
-        writeln!(out)?;
-        writeln!(
-            out,
-            "score: {:.1} units/s (workload {}, {top} threads; {} units a run)",
-            self.score, workload.name, workload.units
-        )
+        match &self.score {
+            Some(score) => {
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "score: {:.3e} solutions per second on workload {} ({} threads, median run)",
+                    score.solutions_per_sec, score.workload, score.threads
+                )
+            }
+            None if workload.name == "v1" => {
+                writeln!(out)?;
+                writeln!(
+                    out,
+                    "no score: every thread count measured is more than the {} logical CPUs",
+                    machine.logical_cpus
+                )
+            }
+            None => Ok(()),
+        }
     }
 }
 
-/// Speed-up against threads, measured and ideal.
+/// Speed-up against threads: each thread count's median run, with a bar
+/// from its slowest run to its fastest, and the ideal line up to the
+/// logical CPUs (beyond them threads take turns, and nothing is ideal).
 fn plot(svg: &mut String, report: &bench::Report, machine: &Machine) -> anyhow::Result<()> {
     use plotters::prelude::*;
-    let top = report.rows.iter().map(|r| r.threads).max().unwrap_or(1) as f64;
+    let top = report.rows.iter().map(|r| r.threads).max().unwrap_or(1);
+    let ideal_to = machine.logical_cpus.clamp(1, top);
+    // Speed-up scales as 1 / time: the slowest run gives the low end.
+    let mut points: Vec<(i64, f64, f64, f64)> = (report.rows.iter())
+        .map(|r| {
+            let at = |secs: f64| r.speedup * r.median_secs / secs;
+            (r.threads as i64, at(r.max_secs), r.speedup, at(r.min_secs))
+        })
+        .collect();
+    // The line joins the thread counts left to right, whatever order
+    // `--threads` measured them in.
+    points.sort_by_key(|p| p.0);
+    let highest = points.iter().map(|p| p.3).fold(ideal_to as f64, f64::max);
     let root = SVGBackend::with_string(svg, (720, 480)).into_drawing_area();
     root.fill(&WHITE)?;
+    let what = if report.workload.is_fixed() {
+        format!(
+            "workload {} ({})",
+            report.workload.name,
+            report.workload.describe()
+        )
+    } else {
+        report.workload.describe()
+    };
     let caption = format!(
-        "queens bench {}: speed-up on {} ({} logical CPUs)",
-        report.workload.name, machine.cpu, machine.logical_cpus
+        "queens bench, {what}: speed-up on {} ({} logical CPUs)",
+        machine.cpu, machine.logical_cpus
     );
+    // Whole threads only: the ticks are the ones `thread_ticks` picks, and
+    // the axis runs one past each end so that no point sits on its edge.
+    let x_axis = (0..top as i64 + 1).with_key_points(thread_ticks(top));
     let mut chart = ChartBuilder::on(&root)
-        .caption(caption, ("sans-serif", 16))
+        .caption(&caption, ("sans-serif", caption_size(&caption)))
         .margin(16)
         .x_label_area_size(40)
         .y_label_area_size(48)
-        .build_cartesian_2d(0.0..top * 1.05, 0.0..top * 1.05)?;
+        // The top quarter is left free for the legend.
+        .build_cartesian_2d(x_axis, 0.0..highest * 1.35)?;
     chart
         .configure_mesh()
         .x_desc("threads")
         .y_desc("speed-up over 1 thread")
+        .y_label_formatter(&|y| format!("{y:.1}"))
         .draw()?;
     chart
         .draw_series(LineSeries::new(
-            [(1.0, 1.0), (top, top)],
+            [(1, 1.0), (ideal_to as i64, ideal_to as f64)],
             BLACK.stroke_width(1),
         ))?
-        .label("ideal")
+        .label(format!(
+            "ideal, up to the {} logical CPUs",
+            machine.logical_cpus
+        ))
         .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLACK));
-    let measured: Vec<(f64, f64)> = report
-        .rows
-        .iter()
-        .map(|r| (r.threads as f64, r.speedup))
-        .collect();
     chart
-        .draw_series(LineSeries::new(measured.clone(), BLUE.stroke_width(2)))?
-        .label("measured (median runs)")
+        .draw_series(LineSeries::new(
+            points.iter().map(|p| (p.0, p.2)),
+            BLUE.stroke_width(2),
+        ))?
+        .label("measured: median run, bar from slowest to fastest")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], BLUE));
-    chart.draw_series(measured.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))?;
+    chart.draw_series(
+        (points.iter()).map(|&(x, lo, mid, hi)| ErrorBar::new_vertical(x, lo, mid, hi, BLUE, 8)),
+    )?;
+    chart.draw_series(
+        points
+            .iter()
+            .map(|p| Circle::new((p.0, p.2), 4, BLUE.filled())),
+    )?;
     chart
         .configure_series_labels()
         .background_style(WHITE)
@@ -359,6 +516,34 @@ fn plot(svg: &mut String, report: &bench::Report, machine: &Machine) -> anyhow::
         .draw()?;
     root.present()?;
     Ok(())
+}
+
+/// A font size at which `caption` fits the plot's 720 pixels (a
+/// sans-serif letter is about 0.55 of its size wide): 15, or less for a
+/// long CPU name.
+fn caption_size(caption: &str) -> f64 {
+    (680.0 / (0.55 * caption.chars().count() as f64)).min(15.0)
+}
+
+/// The x axis's ticks: 1, then every `step` up to `top`, and `top`, with
+/// the step the smallest of 1, 2, 4, 5, 10, 20, 25, 50, ... that keeps
+/// the ticks to about 16.
+fn thread_ticks(top: usize) -> Vec<i64> {
+    let top = top.max(1);
+    let step = [1, 2, 4, 5]
+        .into_iter()
+        .chain(
+            std::iter::successors(Some(10usize), |s| s.checked_mul(10))
+                .flat_map(|s| [s, 2 * s, 5 * s / 2, 5 * s]),
+        )
+        .find(|&step| top / step <= 16)
+        .unwrap_or(top);
+    let mut ticks = vec![1];
+    ticks.extend((step..=top).step_by(step).filter(|&t| t > 1));
+    if ticks.last() != Some(&top) {
+        ticks.push(top);
+    }
+    ticks.into_iter().map(|t| t as i64).collect()
 }
 
 /// The progress bar: what is running now.
