@@ -12,7 +12,10 @@
 //! the interval is the estimator's 95% normal interval, the time already
 //! spent on the sample being its floor. The same estimator projects the
 //! number of solutions, a check on the sample against A000170. A sample
-//! of every unit projects exactly the count.
+//! of every unit projects exactly the count. [`project`] is that
+//! projection on its own, from whatever units were counted: `count`'s
+//! warning of a long count feeds it the count's first units, so that the
+//! warning and `queens estimate` cannot disagree by method.
 //!
 //! The projection is unit-seconds divided by the threads, plus what the
 //! plan prepares before its first unit (the join's quarter tables): a
