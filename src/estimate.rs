@@ -12,7 +12,10 @@
 //! the interval is the estimator's 95% normal interval, the time already
 //! spent on the sample being its floor. The same estimator projects the
 //! number of solutions, a check on the sample against A000170. A sample
-//! of every unit projects exactly the count.
+//! of every unit projects exactly the count. [`project`] is that
+//! projection on its own, from whatever units were counted: `count`'s
+//! warning of a long count feeds it the count's first units, so that the
+//! warning and `queens estimate` cannot disagree by method.
 //!
 //! The projection is unit-seconds divided by the threads, plus what the
 //! plan prepares before its first unit (the join's quarter tables): a
@@ -20,6 +23,7 @@
 //! biggest-first order makes them, takes about that long. This module
 //! counts and computes; it never prints.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -210,47 +214,114 @@ pub fn estimate(
         .done
         .into_inner()
         .expect("no thread panicked holding it");
-
-    let mut counted = vec![None; plan.len()];
-    for d in &done {
-        counted[d.id as usize] = Some((d.elapsed.as_secs_f64(), d.solutions as f64));
-    }
-    let time = project(plan, &strata, &counted, |(t, _)| t);
-    let found = project(plan, &strata, &counted, |(_, s)| s);
-    let spent: f64 = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
-    let share = |x: f64| x / threads.max(1) as f64 + prepare_seconds;
-    let total_cost: f64 = (0..plan.len() as u32)
-        .map(|id| plan.cost_of(id) as f64)
-        .sum();
-    let sampled_cost: f64 = done.iter().map(|d| d.cost as f64).sum();
+    let all: Vec<u32> = (0..plan.len() as u32).collect();
+    let projected = project(plan, &all, &done, threads);
     Ok(Estimate {
         seed,
         units: plan.len(),
         sampled: done.len(),
-        cost_share: if total_cost > 0.0 {
-            sampled_cost / total_cost
-        } else {
-            1.0
-        },
+        cost_share: projected.cost_share,
         prepare_seconds,
         sample_seconds,
-        seconds: share(time.value),
+        seconds: prepare_seconds + projected.seconds,
         seconds_interval: (
-            share((time.value - time.margin).max(spent)),
-            share(time.value + time.margin),
+            prepare_seconds + projected.seconds_interval.0,
+            prepare_seconds + projected.seconds_interval.1,
+        ),
+        solutions: projected.solutions,
+        solutions_interval: projected.solutions_interval,
+    })
+}
+
+/// What counting some units of a plan is projected to take and to find,
+/// from those of them counted so far: see [`project`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Projection {
+    /// Projected wall seconds of counting every unit: their projected
+    /// unit-seconds divided by the threads (nothing for building or
+    /// preparing the plan).
+    pub seconds: f64,
+    /// The 95% interval of [`seconds`](Self::seconds); its floor is the
+    /// time the units counted took.
+    pub seconds_interval: (f64, f64),
+    /// Projected solutions of the units.
+    pub solutions: f64,
+    /// The 95% interval of [`solutions`](Self::solutions).
+    pub solutions_interval: (f64, f64),
+    /// The share of the units' estimated cost counted, in `[0, 1]`.
+    pub cost_share: f64,
+}
+
+/// Projects counting `units` of `plan` on `threads` threads from `done`,
+/// those of them counted so far (each once; any other is ignored): the
+/// one projection behind [`estimate`] and the CLI's warning of a long
+/// count, which feeds it a count's first units.
+///
+/// The units are cut into [`STRATA`] strata of about equal cost; within
+/// each, a unit's time and solutions are projected from its cost by the
+/// ratio its stratum's counted units show (the separate ratio
+/// estimator), and the strata are added. A stratum none of whose units is
+/// counted (a count's first units are its biggest) takes the ratio of
+/// every unit counted, and the widest interval. Cheap: a sort of `units`.
+#[must_use]
+pub fn project(plan: &Plan, units: &[u32], done: &[UnitDone], threads: usize) -> Projection {
+    let strata = cut(plan, units);
+    let counted: HashMap<u32, (f64, f64)> = done
+        .iter()
+        .map(|d| (d.id, (d.elapsed.as_secs_f64(), d.solutions as f64)))
+        .collect();
+    let time = ratio_estimate(plan, &strata, &counted, |(t, _)| t);
+    let found = ratio_estimate(plan, &strata, &counted, |(_, s)| s);
+    let (mut spent, mut sampled_cost, mut total_cost) = (0.0, 0.0, 0.0);
+    for &id in units {
+        let cost = plan.cost_of(id) as f64;
+        total_cost += cost;
+        if let Some(&(t, _)) = counted.get(&id) {
+            spent += t;
+            sampled_cost += cost;
+        }
+    }
+    let wall = |x: f64| x / threads.max(1) as f64;
+    Projection {
+        seconds: wall(time.value),
+        seconds_interval: (
+            wall((time.value - time.margin).max(spent)),
+            wall(time.value + time.margin),
         ),
         solutions: found.value,
         solutions_interval: (
             (found.value - found.margin).max(0.0),
             found.value + found.margin,
         ),
-    })
+        cost_share: if total_cost > 0.0 {
+            sampled_cost / total_cost
+        } else {
+            1.0
+        },
+    }
 }
 
 /// The plan's ids cut into strata of about equal total cost, cheapest
 /// first, each shuffled by `seed`.
 fn strata(plan: &Plan, seed: u64) -> Vec<Vec<u32>> {
-    let mut ids: Vec<u32> = (0..plan.len() as u32).collect();
+    let all: Vec<u32> = (0..plan.len() as u32).collect();
+    let mut out = cut(plan, &all);
+    let mut state = seed;
+    for stratum in &mut out {
+        // Fisher-Yates with SplitMix64: the same order for the same seed.
+        for i in (1..stratum.len()).rev() {
+            let j = (crate::count::cost::splitmix64(&mut state) % (i as u64 + 1)) as usize;
+            stratum.swap(i, j);
+        }
+    }
+    out
+}
+
+/// `units` cut into strata of about equal total cost, cheapest first,
+/// each in order of cost.
+fn cut(plan: &Plan, units: &[u32]) -> Vec<Vec<u32>> {
+    let mut ids = units.to_vec();
     ids.sort_by_key(|&id| (plan.cost_of(id), id));
     let total: u128 = ids.iter().map(|&id| u128::from(plan.cost_of(id))).sum();
     let wanted = STRATA.min(ids.len()).max(1) as u128;
@@ -267,14 +338,6 @@ fn strata(plan: &Plan, seed: u64) -> Vec<Vec<u32>> {
         }
     }
     out.retain(|s| !s.is_empty());
-    let mut state = seed;
-    for stratum in &mut out {
-        // Fisher-Yates with SplitMix64: the same order for the same seed.
-        for i in (1..stratum.len()).rev() {
-            let j = (crate::count::cost::splitmix64(&mut state) % (i as u64 + 1)) as usize;
-            stratum.swap(i, j);
-        }
-    }
     out
 }
 
@@ -322,41 +385,46 @@ fn wall(plan: &Plan, ids: &[u32], rate: f64, threads: usize) -> f64 {
 }
 
 /// A projected total and the half-width of its 95% interval.
-struct Projection {
+struct Total {
     value: f64,
     margin: f64,
 }
 
 /// The separate ratio estimator of a per-unit quantity (`of` picks it from
-/// a counted unit's time and solutions): in each stratum, its sampled
+/// a counted unit's time and solutions): in each stratum, its counted
 /// units' ratio of the quantity to cost, times the stratum's cost; the
 /// variance is the usual one of that estimator, with the finite
-/// population correction (none left when every unit is counted).
-fn project(
+/// population correction (none left when every unit is counted). A
+/// stratum with no unit counted takes the ratio over every unit counted.
+fn ratio_estimate(
     plan: &Plan,
     strata: &[Vec<u32>],
-    counted: &[Option<(f64, f64)>],
+    counted: &HashMap<u32, (f64, f64)>,
     of: impl Fn((f64, f64)) -> f64,
-) -> Projection {
+) -> Total {
+    let cost = |id: u32| plan.cost_of(id) as f64;
+    let ratio_of = |sample: &[(f64, f64)]| {
+        let (c, y) = (sample.iter()).fold((0.0, 0.0), |(c, y), &(ci, yi)| (c + ci, y + yi));
+        if c > 0.0 { y / c } else { 0.0 }
+    };
+    let samples: Vec<Vec<(f64, f64)>> = strata
+        .iter()
+        .map(|stratum| {
+            (stratum.iter())
+                .filter_map(|&id| counted.get(&id).map(|&c| (cost(id), of(c))))
+                .collect()
+        })
+        .collect();
+    let pooled = ratio_of(&samples.concat());
     let (mut value, mut variance) = (0.0, 0.0);
-    for stratum in strata {
-        let cost = |id: u32| plan.cost_of(id) as f64;
-        let sample: Vec<(f64, f64)> = stratum
-            .iter()
-            .filter_map(|&id| counted[id as usize].map(|c| (cost(id), of(c))))
-            .collect();
+    for (stratum, sample) in strata.iter().zip(&samples) {
         let size = stratum.len() as f64;
         let k = sample.len() as f64;
-        if sample.is_empty() {
-            continue;
-        }
         let stratum_cost: f64 = stratum.iter().map(|&id| cost(id)).sum();
-        let sampled_cost: f64 = sample.iter().map(|&(c, _)| c).sum();
-        let sampled: f64 = sample.iter().map(|&(_, y)| y).sum();
-        let ratio = if sampled_cost > 0.0 {
-            sampled / sampled_cost
+        let ratio = if sample.is_empty() {
+            pooled
         } else {
-            0.0
+            ratio_of(sample)
         };
         value += ratio * stratum_cost;
         if k > 1.0 {
@@ -367,12 +435,12 @@ fn project(
                 / (k - 1.0);
             variance += size * size * (1.0 - k / size) * spread / k;
         } else if k < size {
-            // One unit says nothing of the spread: assume the worst of a
-            // unit as far off as the estimate itself.
+            // One unit, or none, says nothing of the spread: assume the
+            // worst of a unit as far off as the estimate itself.
             variance += (ratio * stratum_cost).powi(2);
         }
     }
-    Projection {
+    Total {
         value,
         margin: 1.96 * variance.max(0.0).sqrt(),
     }
@@ -502,6 +570,63 @@ mod tests {
             e.solutions > want / 3.0 && e.solutions < want * 3.0,
             "{e:?}"
         );
+    }
+
+    /// The units of a whole count of `plan` on one thread, as its
+    /// observer hears of them, biggest first.
+    fn counted(plan: &Plan) -> Vec<UnitDone> {
+        let recorder = Recorder::default();
+        let counter = Counter::new(plan.n()).engine(plan.engine()).threads(1);
+        counter.observer(&recorder).run_plan(plan).unwrap();
+        recorder.done.into_inner().unwrap()
+    }
+
+    #[test]
+    fn every_unit_counted_projects_their_own_time_and_count() {
+        let p = plan(11, Engine::Constellations);
+        let done = counted(&p);
+        let all: Vec<u32> = (0..p.len() as u32).collect();
+        let unit_seconds: f64 = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
+        let projected = project(&p, &all, &done, 2);
+        assert!(
+            (projected.seconds - unit_seconds / 2.0).abs() < 1e-9,
+            "{projected:?}"
+        );
+        assert!((projected.solutions - 2680.0).abs() < 1e-6, "{projected:?}");
+        assert_eq!(projected.seconds_interval.0, projected.seconds);
+        assert!((projected.cost_share - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn strata_none_of_whose_units_ran_take_the_ratio_of_those_that_did() {
+        // A count's first units are its biggest: the cheap strata have
+        // none counted, and must not be projected to take no time (see:
+        // issue 35, the warning of a long count now made from them).
+        let p = plan(12, Engine::Mirror);
+        let mut done = counted(&p);
+        done.sort_by_key(|d| std::cmp::Reverse((d.cost, d.id)));
+        let all: Vec<u32> = (0..p.len() as u32).collect();
+        let strata = cut(&p, &all);
+        let biggest = &strata[strata.len() - 1];
+        done.truncate(biggest.len());
+        // One second for every million of cost: the projection is exact.
+        for d in &mut done {
+            d.elapsed = Duration::from_secs_f64(d.cost as f64 * 1e-6);
+        }
+        let total_cost: f64 = all.iter().map(|&id| p.cost_of(id) as f64).sum();
+        let projected = project(&p, &all, &done, 1);
+        assert!(strata.len() > 1);
+        assert!(
+            (projected.seconds - total_cost * 1e-6).abs() < 1e-9 * total_cost,
+            "{projected:?} against {}",
+            total_cost * 1e-6
+        );
+        assert!(projected.cost_share < 0.5, "{projected:?}");
+        // Units that are not of the count are no part of its projection.
+        let half = &all[..all.len() / 2];
+        let of_half = project(&p, half, &done, 1);
+        let half_cost: f64 = half.iter().map(|&id| p.cost_of(id) as f64).sum();
+        assert!((of_half.seconds - half_cost * 1e-6).abs() < 1e-9 * total_cost);
     }
 
     #[test]

@@ -88,7 +88,9 @@ pub use count::{
     find_gpu, thread_pool,
 };
 pub use error::{Bytes, Error, MAX_THREADS};
-pub use estimate::{Estimate, Overrun, STRATA, Sample, estimate, human_duration};
+pub use estimate::{
+    Estimate, Overrun, Projection, STRATA, Sample, estimate, human_duration, project,
+};
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
 pub use job::{CountJob, sample_units};
 pub use kernel::MAX_N;

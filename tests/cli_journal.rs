@@ -126,6 +126,27 @@ fn a_kill_9_loses_no_finished_unit_and_resume_counts_only_the_rest() {
 }
 
 #[test]
+fn the_table_says_how_many_units_came_from_the_journal() {
+    // See: issue 35 (only `--json` said it, as `resumed_units`).
+    let dir = tempfile::tempdir().unwrap();
+    let (_, journal) = journal_in(&dir);
+    let args = ["count", JOIN.n, "--checkpoint", &journal];
+    killed_after(40, &args);
+    let out = run(&args);
+    assert!(out.status.success(), "{out:?}");
+    let table = String::from_utf8(out.stdout).unwrap();
+    let said = format!("  ok, 40 of {} units from journal {journal}\n", JOIN.units);
+    assert!(table.ends_with(&said), "{table}");
+    // Counted without a journal, the row says only the verdict.
+    let out = run(&["count", JOIN.n]);
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        table.ends_with("  ok\n") && !table.contains("journal"),
+        "{table}"
+    );
+}
+
+#[test]
 fn a_torn_tail_is_cut_and_recounted() {
     let dir = tempfile::tempdir().unwrap();
     let (path, journal) = journal_in(&dir);

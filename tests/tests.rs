@@ -21,6 +21,7 @@ mod cli_memory;
 mod cli_messages;
 mod cli_one;
 mod cli_plan;
+mod cli_progress;
 mod cli_scale;
 mod cli_shards;
 mod cli_stdout;

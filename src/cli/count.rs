@@ -29,7 +29,7 @@ use super::args::{
 };
 use super::files::{Input, Output};
 use super::journal::{Journal, Opened, Refused};
-use super::progress::Progress;
+use super::progress::{Long, Progress};
 use super::report::{
     CountRecord, CrossCheck, EXIT_MISMATCH, Report, Style, UniqueRecord, Units, count_table,
     mismatch, report_mismatches,
@@ -172,6 +172,9 @@ struct Ready {
     /// The units asked for, less those the journal holds.
     job: CountJob,
     journal: Option<Journal>,
+    /// When building the plan began: the long-count warning counts from
+    /// there, as `estimate` does.
+    began: Instant,
 }
 
 /// What ends a count early: a signal. Its last words are printed; `run`
@@ -191,6 +194,7 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
 /// `--output`.
 fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
     let method = request.args.method(request.first);
+    let began = Instant::now();
     let (mut first_plan, mut shard) = (None, None);
     if let (Some(id), Method::Engine(engine)) = (request.shard, method) {
         let (n, config, out_dir) = (request.first, &request.config, request.out_dir);
@@ -208,7 +212,7 @@ fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
             Some(plan) => plan,
             None => request.plan(request.first, engine, &pool)?,
         };
-        ready = Some(request.ready(plan, shard.as_ref(), &pool)?);
+        ready = Some(request.ready(plan, shard.as_ref(), &pool, began)?);
     }
     let mut report = request.report()?;
     let (mut records, mut mismatches) = (Vec::new(), 0);
@@ -360,6 +364,7 @@ impl<'a> Request<'a> {
         plan: Plan,
         shard: Option<&Prepared>,
         pool: &ThreadPool,
+        began: Instant,
     ) -> anyhow::Result<Ready> {
         Counter::new(plan.n())
             .config(&self.config)
@@ -373,7 +378,12 @@ impl<'a> Request<'a> {
         };
         let Some(path) = self.journal_path(shard) else {
             let journal = None;
-            return Ok(Ready { plan, job, journal });
+            return Ok(Ready {
+                plan,
+                job,
+                journal,
+                began,
+            });
         };
         let opened = self.open_journal(path, &plan, ids)?;
         let job = job.resume(opened.done);
@@ -384,7 +394,12 @@ impl<'a> Request<'a> {
             );
         }
         let journal = Some(opened.journal);
-        Ok(Ready { plan, job, journal })
+        Ok(Ready {
+            plan,
+            job,
+            journal,
+            began,
+        })
     }
 
     /// Counts the `n`-board with the method asked for, checks it, and
@@ -396,33 +411,32 @@ impl<'a> Request<'a> {
         shard: Option<&Prepared>,
         pool: &ThreadPool,
     ) -> anyhow::Result<(CountRecord, u32)> {
-        let show = matches!(self.style, Style::Human { .. }) && io::stderr().is_terminal();
-        let progress = Progress::new(n, show, self.long_hint());
         let started = Instant::now();
         let method = self.args.method(n);
         let mut record = match method {
             Method::Engine(engine) => {
                 let ready = match ready {
                     Some(ready) => ready,
-                    None => self.ready(self.plan(n, engine, pool)?, None, pool)?,
+                    None => self.ready(self.plan(n, engine, pool)?, None, pool, started)?,
                 };
-                let Ready { plan, job, journal } = ready;
-                let (count, journal) = self.count_plan(&plan, &job, journal, pool, &progress)?;
+                let Ready {
+                    plan,
+                    job,
+                    journal,
+                    began,
+                } = ready;
+                let (count, journal) = self.count_plan(&plan, &job, journal, pool, began)?;
                 if let Some(prepared) = shard {
                     self.write_shard(&plan, prepared, &count, &job)?;
                 }
                 engine_record(&count, job.is_whole(), job.resumed().len(), journal)
             }
-            Method::Ladder(algorithm) => signals::wait(
-                || self.count_ladder(algorithm, n, pool, &progress),
-                || quit(n),
-            )?,
+            Method::Ladder(algorithm) => self.count_ladder(algorithm, n, pool, started)?,
         };
-        progress.finish();
         record.elapsed_secs = started.elapsed().as_secs_f64();
         let mut wrong = 0;
         if self.args.unique {
-            let unique = signals::wait(|| queens::unique(n, record.solutions), || quit(n));
+            let unique = signals::wait(|| queens::unique(n, record.solutions), || {}, || quit(n));
             match unique {
                 Ok(u) => {
                     record.unique = Some(UniqueRecord {
@@ -442,23 +456,45 @@ impl<'a> Request<'a> {
         }
         if self.args.cross_check {
             let solutions = record.solutions;
-            record.cross_check =
-                signals::wait(|| self.cross_check(method, n, pool, solutions), || quit(n))?;
+            record.cross_check = signals::wait(
+                || self.cross_check(method, n, pool, solutions),
+                || {},
+                || quit(n),
+            )?;
             wrong += u32::from(record.cross_check.as_ref().is_some_and(|c| !c.agrees));
         }
         Ok((record, wrong))
     }
 
-    /// The hint the progress bar gives on a long count.
-    fn long_hint(&self) -> Option<&'static str> {
+    /// The progress bar of a count of `units` of `plan` on `threads`
+    /// threads, drawn where people read the table on a terminal, warning
+    /// of a long count (planned from `began`) unless quiet.
+    fn progress<'p>(
+        &self,
+        plan: &'p Plan,
+        units: &'p [u32],
+        threads: usize,
+        began: Instant,
+        journaled: bool,
+    ) -> Progress<'p> {
+        let show = matches!(self.style, Style::Human { .. }) && io::stderr().is_terminal();
+        let progress = Progress::new(plan.n(), show);
         // The GPU reports its units a batch at a time, all at once: the
         // first units of a batch would pace a wildly long estimate.
         if self.args.quiet || self.args.gpu {
-            return None;
+            return progress;
         }
-        Some(match self.args.checkpoint {
-            Some(_) => "; an interruption keeps every finished unit",
-            None => "; add --checkpoint FILE to keep finished units if it is interrupted",
+        let hint = if journaled {
+            "; an interruption keeps every finished unit"
+        } else {
+            "; add --checkpoint FILE to keep finished units if it is interrupted"
+        };
+        progress.warn_long(Long {
+            plan,
+            units,
+            threads,
+            began,
+            hint,
         })
     }
 
@@ -471,8 +507,18 @@ impl<'a> Request<'a> {
         job: &CountJob,
         journal: Option<Journal>,
         pool: &ThreadPool,
-        progress: &Progress,
+        began: Instant,
     ) -> anyhow::Result<(Count, Option<String>)> {
+        let threads = pool.current_num_threads();
+        let mut progress = self.progress(plan, job.left(), threads, began, journal.is_some());
+        if let Some(journal) = &journal {
+            let resumed = job.resumed();
+            // The journal's ids are checked against the plan: each has a cost.
+            let cost = (resumed.iter()).filter_map(|&(id, _)| plan.cost(id).ok().map(u128::from));
+            let solutions = resumed.iter().map(|&(_, count)| count).sum();
+            progress = progress.resumed(resumed.len(), cost.sum(), solutions, journal.path());
+        }
+        let progress = &progress;
         let observers = Both(progress, journal.as_ref());
         let counter = Counter::new(plan.n())
             .config(&self.config)
@@ -487,6 +533,7 @@ impl<'a> Request<'a> {
         };
         let count = signals::wait(
             || counter.run_plan(plan),
+            || progress.finish(),
             || {
                 // Units still running may finish while the process exits:
                 // the journal stays held so that none is written after the
@@ -494,6 +541,7 @@ impl<'a> Request<'a> {
                 std::mem::forget(last_words());
             },
         )?;
+        progress.finish();
         if signals::stopped() {
             let (_held, code) = last_words();
             return Err(Interrupted(code).into());
@@ -566,22 +614,35 @@ impl<'a> Request<'a> {
         algorithm: Algorithm,
         n: u32,
         pool: &ThreadPool,
-        progress: &Progress,
+        began: Instant,
     ) -> anyhow::Result<CountRecord> {
-        let counter = match algorithm {
-            Algorithm::Parallel => Counter::new(n).config(&self.config).pool(pool),
-            Algorithm::Bitmask => Counter::new(n).config(&self.config).threads(1),
+        let (counter, threads) = match algorithm {
+            Algorithm::Parallel => (
+                Counter::new(n).config(&self.config).pool(pool),
+                pool.current_num_threads(),
+            ),
+            Algorithm::Bitmask => (Counter::new(n).config(&self.config).threads(1), 1),
             slow => {
-                let solutions = count_with(slow, n, &self.config)?;
+                let counted = || count_with(slow, n, &self.config);
+                let solutions = signals::wait(counted, || {}, || quit(n))?;
                 return Ok(bare_record(n, solutions, 1, slow.name()));
             }
         };
-        let count = counter
-            .engine(Engine::Mirror)
-            .observer(progress)
-            .run()
-            .with_context(|| format!("counting n = {n} with --algorithm {algorithm}"))?;
-        let mut record = engine_record(&count, true, 0, None);
+        let context = || format!("counting n = {n} with --algorithm {algorithm}");
+        let plan = Plan::new(n, Engine::Mirror, &self.config).with_context(context)?;
+        let all: Vec<u32> = (0..plan.len() as u32).collect();
+        let progress = self.progress(&plan, &all, threads, began, false);
+        let count = signals::wait(
+            || {
+                (counter.engine(Engine::Mirror))
+                    .observer(&progress)
+                    .run_plan(&plan)
+            },
+            || progress.finish(),
+            || quit(n),
+        );
+        progress.finish();
+        let mut record = engine_record(&count.with_context(context)?, true, 0, None);
         if algorithm == Algorithm::Bitmask {
             record.engine = algorithm.name();
         }
@@ -766,7 +827,7 @@ fn quit(n: u32) {
 
 /// The progress bar and the journal, as one observer: the journal first,
 /// so that a unit is on its way to the disk before anything is shown.
-struct Both<'a>(&'a Progress, Option<&'a Journal>);
+struct Both<'a>(&'a Progress<'a>, Option<&'a Journal>);
 
 impl Observer for Both<'_> {
     fn start(&self, units: usize, total_cost: u128) {

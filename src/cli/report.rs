@@ -399,6 +399,17 @@ impl Human for CountRecord {
             let word = if c.agrees { "agrees" } else { "DISAGREES" };
             verdict = format!("{verdict}, {} {word}", c.engine);
         }
+        if let Some(journal) = self.journal.as_ref().filter(|_| self.resumed_units > 0) {
+            let of = match &self.units {
+                Some(Units::All(units)) => format!(" of {units}"),
+                Some(Units::Some(units)) => format!(" of {}", units.len()),
+                None => String::new(),
+            };
+            verdict = format!(
+                "{verdict}, {}{of} units from journal {journal}",
+                self.resumed_units
+            );
+        }
         cells.extend([&time as &dyn Display, &self.threads, &verdict]);
         count_table(self.unique.is_some()).row(out, &cells)
     }

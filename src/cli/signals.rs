@@ -53,16 +53,24 @@ pub fn exit_code() -> u8 {
 }
 
 /// Runs `work` on a thread of its own and waits for it, watching for
-/// signals: once one arrives, `work` has [`GRACE`] to return. If it does
-/// not, calls `abandon` while the thread is still running, and exits with
-/// the signal's code (`abandon` may exit first, with its own last words).
-pub fn wait<T: Send>(work: impl FnOnce() -> T + Send, abandon: impl FnOnce()) -> T {
+/// signals: once one arrives, calls `stopping` at once (a progress bar
+/// clears itself there, not seconds later when the units running have
+/// finished, nor never if the process ends first), and `work` has
+/// [`GRACE`] to return. If it does not, calls `abandon` while the thread
+/// is still running, and exits with the signal's code (`abandon` may exit
+/// first, with its own last words).
+pub fn wait<T: Send>(
+    work: impl FnOnce() -> T + Send,
+    stopping: impl FnOnce(),
+    abandon: impl FnOnce(),
+) -> T {
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::channel();
         let worker = scope.spawn(move || {
             let _ = sender.send(work());
         });
         let mut since: Option<Instant> = None;
+        let mut stopping = Some(stopping);
         loop {
             match receiver.recv_timeout(Duration::from_millis(100)) {
                 Ok(value) => return value,
@@ -75,7 +83,13 @@ pub fn wait<T: Send>(work: impl FnOnce() -> T + Send, abandon: impl FnOnce()) ->
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
             }
-            if stopped() && since.get_or_insert_with(Instant::now).elapsed() > GRACE {
+            if !stopped() {
+                continue;
+            }
+            if let Some(stopping) = stopping.take() {
+                stopping();
+            }
+            if since.get_or_insert_with(Instant::now).elapsed() > GRACE {
                 abandon();
                 std::process::exit(i32::from(exit_code()));
             }
