@@ -53,7 +53,10 @@ pub(crate) const MAX_WHOLE_N: u32 = 24;
 /// builds the slices it reads ([`Pieces::PerJob`]).
 const MAX_WHOLE_SIDE: u32 = 11;
 
-/// How much of the method to use.
+/// How much of the method to use. The join engine ([`crate::Engine::Join`])
+/// is [`Stage::FixedMiddle`]; the earlier stages are no engines of their
+/// own, but plans that tests and benchmarks cross-check it with
+/// (`queens::internals::join_stage_plan`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     /// Every row set, every half-board, one AND per pair: the reference.
@@ -77,6 +80,34 @@ impl Stage {
             Self::FixedMiddle => MAX_JOIN_N,
             _ => MAX_WHOLE_N,
         }
+    }
+
+    /// The name its plans go by (in their hash, journals and shards):
+    /// `join` for the engine's own stage.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::FixedMiddle => "join",
+            Self::Symmetric => "join-unequal",
+            Self::Reference => "join-reference",
+            Self::Sliced => "join-sliced",
+        }
+    }
+
+    /// "the join-unequal engine", for messages.
+    pub(crate) const fn described(self) -> &'static str {
+        match self {
+            Self::FixedMiddle => "the join engine",
+            Self::Symmetric => "the join-unequal engine",
+            Self::Reference => "the join-reference engine",
+            Self::Sliced => "the join-sliced engine",
+        }
+    }
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
