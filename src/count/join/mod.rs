@@ -68,7 +68,7 @@ pub enum Stage {
     /// into unequal halves (the right one holds the middle column).
     Symmetric,
     /// As `Symmetric` for even boards; odd boards fix the middle-column
-    /// queen and count 8 times the canonical placements (see [`odd`]).
+    /// queen and count 8 times the canonical placements (see `odd`).
     FixedMiddle,
 }
 
