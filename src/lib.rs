@@ -102,12 +102,15 @@ pub use unique::{
 };
 
 /// Internals that are public only so that the integration tests and
-/// benchmarks can pin them against slow references. Not part of the API:
-/// they change without notice.
+/// benchmarks can pin them against slow references (the join's earlier
+/// stages among them: [`JoinStage`](internals::JoinStage)). Not part of
+/// the API: they change without notice.
 #[doc(hidden)]
 pub mod internals {
     pub use crate::count::gpu::count_with_kernel;
+    pub use crate::count::join::Stage as JoinStage;
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
+    pub use crate::count::plan::join_stage_plan;
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};
 }
 

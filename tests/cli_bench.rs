@@ -425,17 +425,27 @@ fn boards_without_work_to_time_are_refused() {
 
 #[test]
 fn an_engine_that_does_not_cover_n_is_refused_as_count_refuses_it() {
-    // See: issue 20 (bench exited 1 where count exits 2).
-    // Every engine covers bench's range (4 to 27) but the cross-check
-    // stages of the join, which stop at 24.
-    for (command, n) in [("bench", "25"), ("count", "25")] {
-        rejects(
-            &[command, n, "--engine", "join-unequal"],
-            &[
-                "the join-unequal engine counts 4 <= n <= 24 only",
-                "--engine mirror for n = 25",
-            ],
-        );
+    // See: issue 20 (bench exited 1 where count exits 2). Every engine
+    // covers bench's range (4 to 27), so past it bench refuses the size
+    // and count the engine, both with exit 2. (The join's cross-check
+    // stages, which stop at 24, are no engines since issue 34.)
+    rejects(
+        &["bench", "29", "--engine", "join"],
+        &["board size 29 is out of range", "from 4 to 27"],
+    );
+    rejects(
+        &["count", "29", "--engine", "join"],
+        &[
+            "the join engine counts 4 <= n <= 28 only",
+            "--engine mirror for n = 29",
+        ],
+    );
+    for stage in ["join-unequal", "join-reference", "join-sliced"] {
+        let refusal = format!("invalid value '{stage}' for '--engine <ENGINE>'");
+        queens(&["count", "12", "--engine", stage])
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains(refusal));
     }
 }
 

@@ -5,25 +5,28 @@ use std::sync::Mutex;
 
 use crate::common::parallel;
 use proptest::prelude::*;
-use queens::internals::{SlicedMatcher, count_naive, count_portable, query};
+use queens::internals::{
+    JoinStage, SlicedMatcher, count_naive, count_portable, join_stage_plan, query,
+};
 use queens::{Config, Count, Counter, Engine, Observer, Plan, UnitDone, known};
 
 const MIN_N: u32 = 4;
 
-/// Counts `n` with `engine` (a join stage) on `threads` threads.
-fn count_join(n: u32, engine: Engine, threads: usize, observer: &dyn Observer) -> Count {
+/// Counts `n` with the join at `stage` on `threads` threads.
+fn count_join(n: u32, stage: JoinStage, threads: usize, observer: &dyn Observer) -> Count {
+    let plan = join_stage_plan(n, stage, &Config::with_threads(threads)).unwrap();
     Counter::new(n)
-        .engine(engine)
+        .engine(Engine::Join)
         .threads(threads)
         .observer(observer)
-        .run()
+        .run_plan(&plan)
         .unwrap()
 }
 
 #[test]
 fn join_totals_match_a000170_from_4_to_16() {
     for n in MIN_N..=16 {
-        let got = count_join(n, Engine::Join, 2, &());
+        let got = count_join(n, JoinStage::FixedMiddle, 2, &());
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
     }
 }
@@ -31,8 +34,8 @@ fn join_totals_match_a000170_from_4_to_16() {
 #[test]
 fn the_odd_scheme_equals_unequal_halves_up_to_15() {
     for n in (5..=15).step_by(2) {
-        let fixed = count_join(n, Engine::Join, 2, &());
-        let unequal = count_join(n, Engine::JoinUnequal, 2, &());
+        let fixed = count_join(n, JoinStage::FixedMiddle, 2, &());
+        let unequal = count_join(n, JoinStage::Symmetric, 2, &());
         assert_eq!(fixed.solutions, unequal.solutions, "n = {n}");
         assert_ne!(
             fixed.units, unequal.units,
@@ -44,8 +47,12 @@ fn the_odd_scheme_equals_unequal_halves_up_to_15() {
 #[test]
 fn every_stage_equals_the_reference() {
     for n in MIN_N..=12 {
-        let reference = count_join(n, Engine::JoinReference, 2, &()).solutions;
-        for stage in [Engine::JoinSliced, Engine::JoinUnequal, Engine::Join] {
+        let reference = count_join(n, JoinStage::Reference, 2, &()).solutions;
+        for stage in [
+            JoinStage::Sliced,
+            JoinStage::Symmetric,
+            JoinStage::FixedMiddle,
+        ] {
             let got = count_join(n, stage, 2, &()).solutions;
             assert_eq!(got, reference, "n = {n}, {stage:?}");
         }
@@ -61,7 +68,7 @@ fn totals_never_depend_on_the_thread_count() {
     for n in [13, 14] {
         let want = known::total(n).unwrap();
         for t in [1, 2, 3, 7] {
-            for stage in [Engine::JoinUnequal, Engine::Join] {
+            for stage in [JoinStage::Symmetric, JoinStage::FixedMiddle] {
                 let got = count_join(n, stage, t, &());
                 assert_eq!(
                     (got.solutions, got.threads),
@@ -94,7 +101,7 @@ impl Observer for Recorder {
 #[test]
 fn the_observer_sees_every_job_once_with_its_cost() {
     let recorder = Recorder::default();
-    let count = count_join(13, Engine::Join, 3, &recorder);
+    let count = count_join(13, JoinStage::FixedMiddle, 3, &recorder);
     let (units, total_cost) = *recorder.start.lock().unwrap();
     let mut done = recorder.done.into_inner().unwrap();
     done.sort_by_key(|d| d.0);
@@ -117,17 +124,22 @@ fn the_observer_sees_every_job_once_with_its_cost() {
 #[test]
 fn sizes_outside_the_join_are_refused_with_the_join_s_range() {
     // See: issue 9 (the join's refusals used to name the kernel's 1..=32).
-    for (n, engine, max) in [
-        (3, Engine::JoinUnequal, 24),
-        (25, Engine::JoinUnequal, 24),
-        (29, Engine::Join, 28),
+    for (n, stage, max) in [
+        (3, JoinStage::Symmetric, 24),
+        (25, JoinStage::Symmetric, 24),
+        (29, JoinStage::FixedMiddle, 28),
     ] {
-        let err = Plan::new(n, engine, &Config::default()).unwrap_err();
+        let err = join_stage_plan(n, stage, &Config::default()).unwrap_err();
         assert_eq!(
             err.to_string(),
-            format!("board size {n} is out of range: the {engine} engine takes n from 4 to {max}")
+            format!("board size {n} is out of range: the {stage} engine takes n from 4 to {max}")
         );
     }
+    let err = Plan::new(29, Engine::Join, &Config::default()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "board size 29 is out of range: the join engine takes n from 4 to 28"
+    );
 }
 
 /// Random words of about the density half-boards have (a quarter of the
@@ -167,7 +179,7 @@ proptest! {
 #[test]
 fn join_totals_match_a000170_for_17_and_18() {
     for n in [17, 18] {
-        let got = count_join(n, Engine::Join, 0, &());
+        let got = count_join(n, JoinStage::FixedMiddle, 0, &());
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
     }
 }

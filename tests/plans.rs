@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::common::count_unit;
 use proptest::prelude::*;
+use queens::internals::{JoinStage, join_stage_plan};
 use queens::{Config, Counter, Engine, Observer, Plan, UnitDone, known};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
@@ -258,7 +259,8 @@ fn the_hash_follows_the_plan_not_the_run() {
         .unwrap();
     assert_eq!(subset.plan, base, "a subset runs the same plan");
     assert_ne!(plan(12, Engine::Mirror).hash(), base, "another engine");
-    assert_ne!(plan(12, Engine::JoinUnequal).hash(), base, "another stage");
+    let unequal = join_stage_plan(12, JoinStage::Symmetric, &Config::default()).unwrap();
+    assert_ne!(unequal.hash(), base, "another stage");
     assert_ne!(plan(13, Engine::Join).hash(), base, "another n");
     let split = |d| Plan::new(12, Engine::Mirror, &Config::default().with_split_depth(d)).unwrap();
     assert_ne!(split(2).hash(), split(3).hash(), "another split");
@@ -443,10 +445,21 @@ fn one_pool_serves_many_counts() {
 /// See: issue 32 (a count of 203 for a weight-8 unit was accepted).
 #[test]
 fn every_units_count_keeps_to_its_weight_and_the_bound() {
-    for engine in ENGINES.into_iter().chain(Engine::CROSS_CHECKS) {
-        for n in (1..=14).filter(|&n| engine.covers(n)) {
-            let plan = plan(n, engine);
-            let count = Counter::new(n).engine(engine).threads(2).run().unwrap();
+    let stages = [
+        JoinStage::Symmetric,
+        JoinStage::Reference,
+        JoinStage::Sliced,
+    ];
+    for n in 1..=14 {
+        let engines = ENGINES.into_iter().filter(|e| e.covers(n));
+        let engines = engines.map(|e| (e.name(), plan(n, e)));
+        let stages = stages.into_iter().filter(|_| n >= 4).map(|stage| {
+            let plan = join_stage_plan(n, stage, &Config::default()).unwrap();
+            (stage.name(), plan)
+        });
+        for (engine, plan) in engines.chain(stages) {
+            let counter = Counter::new(n).engine(plan.engine()).threads(2);
+            let count = counter.run_plan(&plan).unwrap();
             let mut weights = std::collections::BTreeSet::new();
             for &(id, solutions) in &count.unit_counts {
                 assert_eq!(plan.check_count(id, solutions), Ok(()), "{engine} n = {n}");

@@ -56,28 +56,11 @@ pub enum Engine {
     /// Bitmask backtracking from the queens on the four border lines, one
     /// unit per start up to all eight symmetries of the square.
     Constellations,
-    /// The join with odd boards split into unequal halves (cross-checks).
-    #[doc(hidden)]
-    #[cfg_attr(feature = "cli", value(hide = true))]
-    JoinUnequal,
-    /// The join's unoptimised reference stage (cross-checks).
-    #[doc(hidden)]
-    #[cfg_attr(feature = "cli", value(hide = true))]
-    JoinReference,
-    /// The join without symmetry (cross-checks).
-    #[doc(hidden)]
-    #[cfg_attr(feature = "cli", value(hide = true))]
-    JoinSliced,
 }
 
 impl Engine {
     /// Every engine.
     pub const ALL: [Self; 3] = [Self::Mirror, Self::Join, Self::Constellations];
-
-    /// The join's earlier stages, kept to cross-check it (tests and
-    /// benchmarks): not engines to count with.
-    #[doc(hidden)]
-    pub const CROSS_CHECKS: [Self; 3] = [Self::JoinUnequal, Self::JoinReference, Self::JoinSliced];
 
     /// The engine for `n` when none is named: the join from n = 12 to 28
     /// (faster there: 10 ms against 51 ms at n = 14, 1.5 s against 40 s at
@@ -99,7 +82,6 @@ impl Engine {
             Self::Mirror => 1..=crate::kernel::MAX_N,
             Self::Constellations => constellations::MIN_N..=crate::kernel::MAX_N,
             Self::Join => join::MIN_JOIN_N..=join::MAX_JOIN_N,
-            _ => join::MIN_JOIN_N..=join::MAX_WHOLE_N,
         }
     }
 
@@ -116,7 +98,7 @@ impl Engine {
         let (first, then) = match self {
             Self::Mirror => (Self::Join, Self::Constellations),
             Self::Constellations => (Self::Join, Self::Mirror),
-            _ => (Self::Constellations, Self::Mirror),
+            Self::Join => (Self::Constellations, Self::Mirror),
         };
         [first, then].into_iter().find(|e| e.covers(n))
     }
@@ -128,9 +110,6 @@ impl Engine {
             Self::Mirror => "mirror",
             Self::Join => "join",
             Self::Constellations => "constellations",
-            Self::JoinUnequal => "join-unequal",
-            Self::JoinReference => "join-reference",
-            Self::JoinSliced => "join-sliced",
         }
     }
 
@@ -140,9 +119,6 @@ impl Engine {
             Self::Mirror => "the mirror engine",
             Self::Join => "the join engine",
             Self::Constellations => "the constellations engine",
-            Self::JoinUnequal => "the join-unequal engine",
-            Self::JoinReference => "the join-reference engine",
-            Self::JoinSliced => "the join-sliced engine",
         }
     }
 }
@@ -156,15 +132,13 @@ impl fmt::Display for Engine {
 impl FromStr for Engine {
     type Err = Error;
 
-    /// An engine by [name](Engine::name); the hidden cross-check stages
-    /// too.
+    /// An engine by [name](Engine::name).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if s == "gpu" {
             return Err(Error::OldGpuEngine);
         }
         Self::ALL
             .into_iter()
-            .chain(Self::CROSS_CHECKS)
             .find(|e| e.name() == s)
             .ok_or_else(|| Error::UnknownEngine(s.to_owned()))
     }
@@ -287,6 +261,7 @@ pub fn count(n: u32) -> Result<u128, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count::plan::Planner;
     use crate::cpu::Features;
     use std::sync::atomic::AtomicBool;
 
@@ -304,18 +279,24 @@ mod tests {
         }
     }
 
-    /// Every unit of `plan`, counted on two threads.
-    fn unit_counts(n: u32, engine: Engine, simd: Simd) -> Vec<(u32, u128)> {
+    /// Every unit of the plan of `planner`, counted on two threads.
+    fn unit_counts(n: u32, planner: Planner, simd: Simd) -> Vec<(u32, u128)> {
         let options = Options::default().with_simd(simd);
-        let plan = Plan::new(n, engine, &Config::with_threads(2).with_options(options)).unwrap();
+        let config = Config::with_threads(2).with_options(options);
+        let plan = Plan::new_unless(n, planner, &config, &|| false)
+            .unwrap()
+            .unwrap();
         let portable = simd == Simd::PORTABLE;
         assert!(!portable || plan.features() == Features::PORTABLE);
-        let count = Counter::new(n).engine(engine).threads(2).run_plan(&plan);
+        let count = Counter::new(n)
+            .engine(plan.engine())
+            .threads(2)
+            .run_plan(&plan);
         let count = count.unwrap();
         assert_eq!(
             Some(count.solutions),
             crate::known::total(n),
-            "n = {n}, {engine}"
+            "n = {n}, {planner:?}"
         );
         count.unit_counts
     }
@@ -326,17 +307,18 @@ mod tests {
     /// sieve's cuts and its `pext` where the CPU has it.)
     #[test]
     fn the_portable_loops_count_what_the_fast_ones_count() {
-        for engine in [Engine::Mirror, Engine::Join, Engine::JoinUnequal] {
-            let sizes = if engine == Engine::Join {
+        let unequal = Planner::Join(join::Stage::Symmetric);
+        for planner in [Engine::Mirror.into(), Engine::Join.into(), unequal] {
+            let sizes = if planner == Engine::Join.into() {
                 4..=17
             } else {
                 4..=12
             };
             for n in sizes {
                 assert_eq!(
-                    unit_counts(n, engine, Simd::AUTO),
-                    unit_counts(n, engine, Simd::PORTABLE),
-                    "n = {n}, {engine}"
+                    unit_counts(n, planner, Simd::AUTO),
+                    unit_counts(n, planner, Simd::PORTABLE),
+                    "n = {n}, {planner:?}"
                 );
             }
         }
@@ -353,16 +335,23 @@ mod tests {
         assert_eq!(Counter::new(10).run_plan(&plan).unwrap().solutions, 724);
     }
 
-    /// Only the public engines are listed; the hidden stages still parse,
-    /// and `gpu` says where it went.
+    /// The engines parse by name, the join's earlier stages do not (they
+    /// are no engines: see `queens::internals::join_stage_plan`), and `gpu`
+    /// says where it went.
     #[test]
     fn engines_by_name() {
         assert_eq!(
             Engine::ALL,
             [Engine::Mirror, Engine::Join, Engine::Constellations]
         );
-        for engine in Engine::ALL.into_iter().chain(Engine::CROSS_CHECKS) {
+        for engine in Engine::ALL {
             assert_eq!(engine.name().parse::<Engine>(), Ok(engine));
+        }
+        for stage in ["join-unequal", "join-reference", "join-sliced"] {
+            assert_eq!(
+                stage.parse::<Engine>(),
+                Err(Error::UnknownEngine(stage.into()))
+            );
         }
         assert_eq!("gpu".parse::<Engine>(), Err(Error::OldGpuEngine));
         assert!(matches!(

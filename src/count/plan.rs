@@ -18,6 +18,7 @@
 
 use std::fmt;
 use std::num::NonZeroUsize;
+use std::ops::RangeInclusive;
 
 use sha2::{Digest, Sha256};
 
@@ -40,7 +41,7 @@ const CONSTELLATIONS_FORMAT: u32 = 1;
 /// Every work unit of one count, in a fixed order.
 pub struct Plan {
     n: u32,
-    engine: Engine,
+    planner: Planner,
     body: Body,
     hash: PlanHash,
     /// How its units may use the hardware: no part of its hash.
@@ -185,38 +186,39 @@ impl Plan {
     /// engines' plans are built whole).
     pub(crate) fn new_unless(
         n: u32,
-        engine: Engine,
+        planner: impl Into<Planner>,
         config: &Config,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Self>, Error> {
+        let planner = planner.into();
         if let Some(available) = config.memory_limit {
-            let needed = Self::memory_estimate(n, engine, config)?;
+            let needed = Self::memory_estimate_of(n, planner, config)?;
             if needed > available {
                 return Err(Error::Memory {
                     doing: "planning",
                     n,
-                    by: engine.described(),
+                    by: planner.described(),
                     needed,
                     available,
                 });
             }
         } else {
-            check(n, engine, config)?;
+            check(n, planner, config)?;
         }
-        let body = match (engine, engine.stage()) {
-            (Engine::Constellations, _) => Body::Constellations(constellations::starts(n)),
-            (_, None) => Body::Mirror {
+        let body = match planner {
+            Planner::Constellations => Body::Constellations(constellations::starts(n)),
+            Planner::Mirror => Body::Mirror {
                 split_depth: config.split_depth,
                 units: mirror::work_units(n, config.split_depth),
             },
-            (_, Some(stage)) => match JoinPlan::new_unless(n, stage, stop)? {
+            Planner::Join(stage) => match JoinPlan::new_unless(n, stage, stop)? {
                 Some(join) => Body::Join(Box::new(join)),
                 None => return Ok(None),
             },
         };
         let mut plan = Self {
             n,
-            engine,
+            planner,
             body,
             hash: PlanHash([0; 32]),
             options: config.options,
@@ -234,16 +236,21 @@ impl Plan {
     /// # Errors
     /// As [`Plan::new`], but never [`Error::Memory`].
     pub fn memory_estimate(n: u32, engine: Engine, config: &Config) -> Result<u64, Error> {
-        check(n, engine, config)?;
-        Ok(match (engine, engine.stage()) {
-            (Engine::Constellations, _) => {
+        Self::memory_estimate_of(n, engine.into(), config)
+    }
+
+    /// [`memory_estimate`](Self::memory_estimate) of any planner's plan.
+    fn memory_estimate_of(n: u32, planner: Planner, config: &Config) -> Result<u64, Error> {
+        check(n, planner, config)?;
+        Ok(match planner {
+            Planner::Constellations => {
                 constellations::start_count(n) as u64 * size_of::<Start>() as u64
             }
-            (_, None) => {
+            Planner::Mirror => {
                 let units = mirror::unit_count(n, config.split_depth) as u64;
                 units * size_of::<WorkUnit>() as u64
             }
-            (_, Some(stage)) => JoinPlan::plan_bytes(n, stage),
+            Planner::Join(stage) => JoinPlan::plan_bytes(n, stage),
         })
     }
 
@@ -265,17 +272,18 @@ impl Plan {
         threads: usize,
         units: Option<usize>,
     ) -> Result<u64, Error> {
-        check(n, engine, config)?;
-        let (plan, all, counting) = match (engine, engine.stage()) {
-            (Engine::Constellations, _) => {
+        let planner = Planner::from(engine);
+        check(n, planner, config)?;
+        let (plan, all, counting) = match planner {
+            Planner::Constellations => {
                 let starts = constellations::start_count(n);
                 (starts as u64 * size_of::<Start>() as u64, starts, 0)
             }
-            (_, None) => {
+            Planner::Mirror => {
                 let count = mirror::unit_count(n, config.split_depth);
                 (count as u64 * size_of::<WorkUnit>() as u64, count, 0)
             }
-            (_, Some(stage)) => (
+            Planner::Join(stage) => (
                 0,
                 JoinPlan::jobs_in(n, stage),
                 JoinPlan::count_bytes_floor(n, stage, threads),
@@ -292,7 +300,7 @@ impl Plan {
     /// `None` for the plans that take less.
     #[must_use]
     pub fn planning_seconds(n: u32, engine: Engine, threads: usize) -> Option<f64> {
-        join::sizes::planning_seconds(n, engine.stage()?, threads)
+        join::sizes::planning_seconds(n, Planner::from(engine).stage()?, threads)
     }
 
     /// The bytes a count of `units` of its units takes on `threads`
@@ -308,7 +316,7 @@ impl Plan {
             Body::Constellations(starts) => (starts.capacity() * size_of::<Start>()) as u64,
         };
         let records = units as u64 * RECORD_BYTES;
-        let counting = match (&self.body, self.engine.stage()) {
+        let counting = match (&self.body, self.planner.stage()) {
             (Body::Join(join), Some(stage)) => {
                 JoinPlan::table_bytes(self.n, stage) + threads as u64 * join.scratch_bytes()
             }
@@ -335,7 +343,7 @@ impl Plan {
     /// The engine whose units these are.
     #[must_use]
     pub fn engine(&self) -> Engine {
-        self.engine
+        self.planner.engine()
     }
 
     /// Rows fixed by each unit: the mirror engine's split, `None` for the
@@ -634,7 +642,7 @@ impl Plan {
     pub(crate) fn header(&self) -> PlanHeader {
         PlanHeader {
             n: self.n,
-            engine: self.engine.name(),
+            engine: self.planner.name(),
             format: self.format(),
             split: self.split_depth(),
         }
@@ -693,19 +701,19 @@ impl PlanHeader {
 /// rayon's collect may hold twice.
 const RECORD_BYTES: u64 = 2 * 4 + 2 * size_of::<(u32, u128)>() as u64;
 
-/// `Ok` when `engine` covers `n` and the split is in range.
-fn check(n: u32, engine: Engine, config: &Config) -> Result<(), Error> {
-    let range = engine.range();
+/// `Ok` when `planner` covers `n` and the split is in range.
+fn check(n: u32, planner: Planner, config: &Config) -> Result<(), Error> {
+    let range = planner.range();
     if !range.contains(&n) {
         return Err(Error::board_size(
             n,
-            engine.described(),
+            planner.described(),
             *range.start(),
             *range.end(),
         ));
     }
     let depth = config.split_depth;
-    if engine == Engine::Mirror && !(1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) {
+    if planner == Planner::Mirror && !(1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) {
         return Err(Error::SplitDepth {
             depth,
             max: mirror::MAX_SPLIT_DEPTH,
@@ -722,15 +730,75 @@ pub(crate) fn threads_of(threads: Option<NonZeroUsize>) -> usize {
         .map_or(1, NonZeroUsize::get)
 }
 
-impl Engine {
-    /// The join stage this engine runs, `None` for the mirror engine.
-    pub(crate) fn stage(self) -> Option<Stage> {
+/// The plan of the join at `stage`: an earlier stage, to cross-check the
+/// join engine's plans with, or the engine's own. It is a join plan,
+/// counted by a [`crate::Counter`] of [`Engine::Join`], under the stage's
+/// name (its hash, journals and shards are its own). Public only through
+/// `queens::internals`, for the tests and benchmarks.
+///
+/// # Errors
+/// As [`Plan::new`], the stage's range in place of the engine's.
+pub fn join_stage_plan(n: u32, stage: Stage, config: &Config) -> Result<Plan, Error> {
+    Ok(
+        Plan::new_unless(n, Planner::Join(stage), config, &|| false)?
+            .expect("a plan that never stops is built"),
+    )
+}
+
+/// What builds a plan: an engine, or for the join one of its stages (the
+/// engine's own, or an earlier one that cross-checks it). Only the engines
+/// are public; a stage's plan is a join plan under the stage's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Planner {
+    Mirror,
+    Constellations,
+    Join(Stage),
+}
+
+impl From<Engine> for Planner {
+    fn from(engine: Engine) -> Self {
+        match engine {
+            Engine::Mirror => Self::Mirror,
+            Engine::Constellations => Self::Constellations,
+            Engine::Join => Self::Join(Stage::FixedMiddle),
+        }
+    }
+}
+
+impl Planner {
+    /// The engine whose units its plans are: the join for every stage.
+    fn engine(self) -> Engine {
         match self {
+            Self::Mirror => Engine::Mirror,
+            Self::Constellations => Engine::Constellations,
+            Self::Join(_) => Engine::Join,
+        }
+    }
+
+    /// The join stage it runs, `None` for the backtracking engines.
+    fn stage(self) -> Option<Stage> {
+        match self {
+            Self::Join(stage) => Some(stage),
             Self::Mirror | Self::Constellations => None,
-            Self::Join => Some(Stage::FixedMiddle),
-            Self::JoinUnequal => Some(Stage::Symmetric),
-            Self::JoinReference => Some(Stage::Reference),
-            Self::JoinSliced => Some(Stage::Sliced),
+        }
+    }
+
+    /// The name its plans go by: the engine's, or the stage's.
+    fn name(self) -> &'static str {
+        self.stage().map_or(self.engine().name(), Stage::name)
+    }
+
+    /// "the join engine", for messages.
+    fn described(self) -> &'static str {
+        self.stage()
+            .map_or(self.engine().described(), Stage::described)
+    }
+
+    /// The board sizes it plans.
+    fn range(self) -> RangeInclusive<u32> {
+        match self {
+            Self::Join(stage) => join::MIN_JOIN_N..=stage.max_n(),
+            _ => self.engine().range(),
         }
     }
 }
@@ -739,7 +807,7 @@ impl fmt::Debug for Plan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Plan")
             .field("n", &self.n)
-            .field("engine", &self.engine)
+            .field("engine", &self.engine())
             .field("units", &self.len())
             .field("hash", &self.hash)
             .finish_non_exhaustive()

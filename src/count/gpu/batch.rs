@@ -2,8 +2,9 @@
 //! batch of a backtracking plan's units at a time, cut into tasks, one
 //! launch a batch.
 
+use super::MIN_GPU_N;
+use super::cut::{Root, Tasks, max_depth, restricted, task_depth};
 use super::device::Device;
-use super::{MIN_GPU_N, Root, Tasks, max_depth, restricted, task_depth};
 use crate::Error;
 use crate::count::options::GpuOptions;
 use crate::cpu::Features;

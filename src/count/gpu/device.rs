@@ -12,7 +12,7 @@ use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
 
-use super::Tasks;
+use super::cut::{Tasks, max_depth};
 use crate::count::options::GpuOptions;
 use crate::kernel::full_mask;
 
@@ -156,7 +156,7 @@ impl Device {
         // The kernels keep at most `n - 1 - depth` frames a thread, and the
         // launch reserves exactly that: checked here, not assumed, so that
         // no caller can make them write past their shared memory.
-        if !(super::MIN_GPU_N..=crate::kernel::MAX_N).contains(&n) || depth > super::max_depth(n) {
+        if !(super::MIN_GPU_N..=crate::kernel::MAX_N).contains(&n) || depth > max_depth(n) {
             return Err(format!(
                 "cannot cut an {n}-board {depth} rows deep for the GPU (at most n - 2)"
             ));

@@ -1,0 +1,179 @@
+//! What a join plan takes in memory: the plan's own vectors, the quarter
+//! tables, each thread's scratch, and a floor for a count found without
+//! building the plan. The memory checks of [`crate::Plan`] read these.
+
+use super::halves::Geometry;
+use super::odd::OddGeometry;
+use super::plan::{has_lefts, job_count, side};
+use super::quarter::{GroupSizes, Piece, QuarterTable};
+use super::scratch::{ASKED_CHUNK, STORED_CHUNK};
+use super::sizes::{self, Largest};
+use super::tables::Pieces;
+use super::{JoinPlan, Kind, MAX_WHOLE_SIDE, Stage};
+
+impl JoinPlan {
+    /// The bytes [`new`](Self::new) keeps for an `n`-board: the group
+    /// sizes and the jobs. Cheap: counts the jobs, builds nothing.
+    #[must_use]
+    pub fn plan_bytes(n: u32, stage: Stage) -> u64 {
+        let geo = Geometry::new(n);
+        let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
+        let jobs = job_count(&geo, stage, odd.as_ref()) as u64;
+        GroupSizes::bytes(side(&geo, odd.as_ref())) + jobs * JOB_BYTES + FAMILIES_BYTES
+    }
+
+    /// The bytes this plan keeps: what [`plan_bytes`](Self::plan_bytes)
+    /// estimates, from the vectors themselves.
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        self.sizes.bytes_held()
+            + (self.jobs.rows.capacity() * size_of::<u32>()) as u64
+            + (self.jobs.costs.capacity() * size_of::<u64>()) as u64
+            + FAMILIES_BYTES
+    }
+
+    /// The bytes the quarter tables of an `n`-board take once the first
+    /// job has built them, counted without building them: none where the
+    /// jobs build slices.
+    #[must_use]
+    pub fn table_bytes(n: u32, stage: Stage) -> u64 {
+        let geo = Geometry::new(n);
+        let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
+        let side = side(&geo, odd.as_ref());
+        if stage == Stage::FixedMiddle && side > MAX_WHOLE_SIDE {
+            return 0;
+        }
+        let table = QuarterTable::bytes_of(side, false);
+        if has_lefts(stage, odd.as_ref()) {
+            table + 2 * QuarterTable::bytes_of(side, true)
+        } else {
+            table
+        }
+    }
+
+    /// The most bytes one thread's [`Scratch`] grows to over these jobs:
+    /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, or,
+    /// where that is more, the right half-boards of the job with the most
+    /// (at most 8 bytes a right candidate, held whole), a chunk of left ones
+    /// and what counting it takes ([`CHUNK_BYTES`]); the four slices of the
+    /// largest row set where the jobs build them; and the smallest
+    /// vectors' worth.
+    #[must_use]
+    pub fn scratch_bytes(&self) -> u64 {
+        let per_job = matches!(self.pieces, Pieces::PerJob);
+        scratch_bytes_of(self.sizes.side(), per_job, self.largest())
+    }
+
+    /// The sizes of this plan's largest job and row set.
+    #[must_use]
+    pub fn largest(&self) -> Largest {
+        Largest {
+            candidates: self.largest,
+            right: self.largest_right,
+            slice: self.largest_slice,
+        }
+    }
+
+    /// A lower bound on the bytes a count of every job of an `n`-board
+    /// takes on `threads` threads, besides the runner's records, found
+    /// without building the plan (in milliseconds, where building it takes
+    /// up to minutes): the plan's own bytes and tables, exactly, and each
+    /// thread's scratch, exactly where [`sizes::LARGEST`] pins the plan's
+    /// largest job, else its floor. Never above what [`bytes`](Self::bytes),
+    /// [`table_bytes`](Self::table_bytes) and
+    /// [`scratch_bytes`](Self::scratch_bytes) add up to for the built plan.
+    #[must_use]
+    pub fn count_bytes_floor(n: u32, stage: Stage, threads: usize) -> u64 {
+        let geo = Geometry::new(n);
+        let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
+        let side = side(&geo, odd.as_ref());
+        let per_job = stage == Stage::FixedMiddle && side > MAX_WHOLE_SIDE;
+        let scratch = match sizes::largest(n, stage) {
+            Some(largest) => scratch_bytes_of(side, per_job, largest),
+            None => SCRATCH_FLOOR,
+        };
+        Self::plan_bytes(n, stage) + Self::table_bytes(n, stage) + threads as u64 * scratch
+    }
+}
+
+/// Bytes a plan keeps per job: its row set and its cost.
+const JOB_BYTES: u64 = (size_of::<u32>() + size_of::<u64>()) as u64;
+/// Bytes of a plan's family list, at most `n / 2 + 1` entries.
+const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
+
+/// What counting one chunk takes beyond the half-boards' own vectors: a
+/// stored word's copy and cut value in the sieve (10 bytes) and its share
+/// of the bit-sliced tables (4 bytes a chunk of 5 bits, 44 at n = 28); an
+/// asked word's copy and cut value (10).
+const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * (10 + 44) + ASKED_CHUNK as u64 * 10;
+
+/// Bytes a thread's [`Scratch`] takes per candidate of the largest job
+/// it runs (the half-board lists, the sieve's copies and cut values, the
+/// matcher's tables): a candidate yields at most one word, and most yield
+/// none. Measured over every job, on one scratch, for n = 15 to 19: at
+/// most 17.7 (n = 16, the sliced stage) and 12.1 (n = 16, the fixed
+/// middle; 11.5 at n = 18, 8.4 at 19). Smaller boards are the floor's.
+pub const SCRATCH_PER_CANDIDATE: u64 = 24;
+
+/// Bytes of a scratch's smallest vectors, whatever the jobs.
+const SCRATCH_FLOOR: u64 = 64 << 10;
+
+/// [`JoinPlan::scratch_bytes`] of a plan whose quarter side is `side`,
+/// whose jobs build their slices where `per_job`, and whose largest job
+/// and row set are `largest`.
+fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest) -> u64 {
+    let slices = if per_job {
+        4 * (largest.slice * size_of::<Piece>() as u64 + 4 * ((1 << side) + 1))
+    } else {
+        0
+    };
+    let chunked = largest.right * 8 + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
+    let buffers = (largest.candidates * SCRATCH_PER_CANDIDATE).min(chunked);
+    SCRATCH_FLOOR + buffers + slices
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::join::{MIN_JOIN_N, Scratch};
+
+    /// What a plan says it takes against what its vectors hold, after
+    /// every job ran on one scratch: the plan and the tables exactly, the
+    /// scratch within [`SCRATCH_PER_CANDIDATE`] per candidate and not
+    /// absurdly below it.
+    #[test]
+    fn memory_estimates_hold_what_the_vectors_take() {
+        let max_n = if cfg!(debug_assertions) { 14 } else { 16 };
+        for n in MIN_JOIN_N..=max_n {
+            for stage in [Stage::Sliced, Stage::Symmetric, Stage::FixedMiddle] {
+                let plan = JoinPlan::new(n, stage).unwrap();
+                assert_eq!(plan.bytes(), JoinPlan::plan_bytes(n, stage), "n = {n}");
+                assert_eq!(plan.jobs.rows.capacity(), plan.len());
+                let mut scratch = Scratch::default();
+                for job in plan.jobs() {
+                    plan.run_job(&job, &mut scratch);
+                }
+                let Pieces::Whole(tables) = &plan.pieces else {
+                    panic!("small boards read whole tables")
+                };
+                let tables = plan.tables(tables);
+                let held = tables.table.bytes()
+                    + tables
+                        .lefts
+                        .as_ref()
+                        .map_or(0, |(top, bottom)| top.bytes() + bottom.bytes());
+                assert_eq!(held, JoinPlan::table_bytes(n, stage), "n = {n}, {stage:?}");
+                let (estimate, used) = (plan.scratch_bytes(), scratch.bytes());
+                println!("n = {n} {stage:?}: scratch {used} of {estimate} estimated");
+                assert!(used <= estimate, "n = {n}, {stage:?}: {used} > {estimate}");
+                if n >= 12 {
+                    let per_candidate = plan.largest * SCRATCH_PER_CANDIDATE;
+                    assert!(
+                        used * 8 >= per_candidate,
+                        "n = {n}, {stage:?}: {used} << {per_candidate}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! A thread's buffers for running jobs, grown to the largest job and then
+//! reused, and the chunk sizes that bound them on the largest boards.
+
+use super::matcher::SlicedMatcher;
+use super::pairs;
+use super::quarter::Slice;
+use super::sieve::Sieve;
+use crate::cpu::Features;
+
+/// The most left half-boards a job holds at once: past it (jobs of n >= 26
+/// only), those made so far are counted against the right ones and
+/// dropped, so that a thread's buffers stay near the right side's words
+/// and these chunks' (16 M words, 128 MB, and the sieve's and matcher's
+/// copies of them).
+pub(super) const STORED_CHUNK: usize = 1 << 24;
+/// The most asked words handed to the sieve at once, for its copies.
+pub(super) const ASKED_CHUNK: usize = 1 << 26;
+
+/// Per-thread buffers, grown to the largest job and then reused.
+#[derive(Default)]
+pub struct Scratch {
+    /// The slices a job reads where it builds them ([`Pieces::PerJob`]).
+    pub(super) slices: [Slice; 4],
+    pub(super) work: Work,
+}
+
+/// The buffers a job's half-boards and matching take.
+pub(super) struct Work {
+    pub(super) left: Vec<u64>,
+    pub(super) queries: Vec<u64>,
+    pub(super) pairing: pairs::Buffers,
+    /// The right half-boards' own, made while the left ones' are in use.
+    pub(super) right_pairing: pairs::Buffers,
+    pub(super) matcher: SlicedMatcher,
+    pub(super) sieve: Sieve,
+    /// The most stored and asked words one count takes at once:
+    /// [`STORED_CHUNK`] and [`ASKED_CHUNK`], smaller in tests.
+    pub(super) chunks: (usize, usize),
+}
+
+impl Default for Work {
+    fn default() -> Self {
+        Self {
+            left: Vec::new(),
+            queries: Vec::new(),
+            pairing: pairs::Buffers::default(),
+            right_pairing: pairs::Buffers::default(),
+            matcher: SlicedMatcher::default(),
+            sieve: Sieve::default(),
+            chunks: (STORED_CHUNK, ASKED_CHUNK),
+        }
+    }
+}
+
+impl Scratch {
+    /// A scratch that counts at most `stored` and `asked` words at once,
+    /// to try the chunked counting on small boards.
+    #[cfg(test)]
+    #[must_use]
+    pub fn chunked(stored: usize, asked: usize) -> Self {
+        let mut scratch = Self::default();
+        scratch.work.chunks = (stored, asked);
+        scratch
+    }
+
+    /// Let each job's sieve take at most `cuts` cut bits from now on.
+    pub fn set_max_cuts(&mut self, cuts: usize) {
+        self.work.sieve.set_max_cuts(cuts);
+    }
+
+    /// Take the loops `features` allow from now on.
+    pub fn set_features(&mut self, features: Features) {
+        let work = &mut self.work;
+        work.matcher.features = features;
+        work.sieve.set_features(features);
+        work.pairing.features = features;
+        work.right_pairing.features = features;
+    }
+
+    /// The bytes its buffers hold.
+    #[cfg(test)]
+    #[must_use]
+    pub fn bytes(&self) -> u64 {
+        let work = &self.work;
+        ((work.left.capacity() + work.queries.capacity()) * 8) as u64
+            + work.pairing.bytes()
+            + work.right_pairing.bytes()
+            + work.matcher.bytes()
+            + work.sieve.bytes()
+            + self.slices.iter().map(Slice::bytes).sum::<u64>()
+    }
+}
