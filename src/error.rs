@@ -2,8 +2,8 @@
 //!
 //! Every message names the value that was refused, who refused it and the
 //! range it accepts, so a caller can print it as it is. Nothing here is
-//! raised after a count has started, except by the GPU: the CPU engines do
-//! not fail mid-run.
+//! raised after a count has started, except by the GPU and by an observer
+//! (a journal whose sync failed): the CPU engines do not fail mid-run.
 
 /// The most threads a pool may be asked for. More is a typo, not a machine.
 pub const MAX_THREADS: usize = 4096;
@@ -160,6 +160,11 @@ pub enum Error {
     /// the GPU failed: one line saying which.
     #[error("{0}")]
     Gpu(String),
+    /// A file of a run (its journal, a shard result) could not be read or
+    /// written, or an [`crate::Observer`] failed: the run stopped. One line
+    /// that names the file.
+    #[error("{0}")]
+    Io(String),
     /// A count cancelled (see [`crate::Counter::cancel`]) before its plan
     /// was built: nothing was counted.
     #[error("the count was cancelled before its plan was built: nothing was counted")]

@@ -3,11 +3,11 @@
 //! A run asks for some units of a [`Plan`] (all of them, a `--units` list,
 //! a shard's share); a journal may already hold some of those from an
 //! earlier, interrupted run. A [`CountJob`] is that request resolved once:
-//! the units asked for, those resumed with their counts, and those
-//! [`left`](CountJob::left) to count. When the counting is done,
-//! [`combine`](CountJob::combine) puts the resumed and the new counts
-//! together and refuses to give a total unless every unit asked for is
-//! there exactly once.
+//! the units asked for, checked once when it is made ([`Plan::select`]),
+//! those resumed with their counts, and those [`left`](CountJob::left) to
+//! count. When the counting is done, the resumed and the new counts are
+//! put together, and no total is given as finished unless every unit asked
+//! for is there exactly once.
 //!
 //! [`sample_units`] picks the units a verification recounts. Nothing here reads
 //! a file or the clock: the caller brings the journal's records and the
@@ -15,7 +15,7 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::{Count, Error, Plan};
+use crate::{Error, Plan};
 
 /// The units of one plan that a run must count: asked for, resumed from a
 /// journal, and left.
@@ -32,6 +32,24 @@ pub struct CountJob {
     resumed: Vec<(u32, u128)>,
     /// The units asked for and not resumed, in the order given.
     left: Vec<u32>,
+}
+
+impl Plan {
+    /// The units `ids` of this plan, to count with a [`crate::Counter`] or
+    /// a [`crate::Run`]: the one place where a list of ids is checked.
+    ///
+    /// # Errors
+    /// [`Error::Unit`] for an id the plan does not have,
+    /// [`Error::DuplicateUnit`] for an id given twice.
+    pub fn select(&self, ids: &[u32]) -> Result<CountJob, Error> {
+        CountJob::units(self, ids)
+    }
+
+    /// Every unit of this plan.
+    #[must_use]
+    pub fn select_all(&self) -> CountJob {
+        CountJob::whole(self)
+    }
 }
 
 impl CountJob {
@@ -150,16 +168,21 @@ impl CountJob {
 }
 
 impl CountJob {
-    /// `count` (of [`left`](Self::left)) with the resumed units added: the
-    /// job's whole result, its `solutions` the sum of every unit asked for.
-    ///
-    /// # Errors
-    /// As [`combine`](Self::combine).
-    pub fn finish(&self, mut count: Count) -> Result<Count, Error> {
-        count.unit_counts = self.combine(&count.unit_counts)?;
-        count.units = count.unit_counts.len();
-        count.solutions = count.unit_counts.iter().map(|&(_, c)| c).sum();
-        Ok(count)
+    /// The resumed counts and `counted` (of [`left`](Self::left), in id
+    /// order) as one list in id order: checked by
+    /// [`combine`](Self::combine) when every unit asked for is there, as
+    /// is when nothing stopped the count; a stopped count's part as it is.
+    pub(crate) fn gather(&self, counted: Vec<(u32, u128)>) -> Result<Vec<(u32, u128)>, Error> {
+        if counted.len() + self.resumed.len() >= self.target.len() {
+            return self.combine(&counted);
+        }
+        if self.resumed.is_empty() {
+            return Ok(counted);
+        }
+        let mut all = self.resumed.clone();
+        all.extend(counted);
+        all.sort_unstable();
+        Ok(all)
     }
 }
 

@@ -27,12 +27,18 @@
 //! different counts the journal is refused, since nothing says which is
 //! right.
 //!
-//! This module only formats and parses bytes: opening, locking, appending
-//! and syncing the file are the caller's (the CLI's) business.
+//! This module formats and parses bytes; [`Journal`] (feature `files`,
+//! Unix) opens, locks, appends to and syncs the file while a
+//! [`crate::Run`] counts.
 
 use std::fmt::Write;
 
 use crate::count::Plan;
+
+#[cfg(all(feature = "files", unix))]
+mod writer;
+#[cfg(all(feature = "files", unix))]
+pub use writer::{Cut, Journal, LockWait, OnWait, OpenError};
 
 /// The journal format: the header's first word. `QJ1` journals, whose
 /// records' checksums did not cover the plan, are refused.

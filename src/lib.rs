@@ -54,6 +54,13 @@
 //! # Ok::<(), queens::Error>(())
 //! ```
 //!
+//! A long count is a [`Run`]: a plan, a selection of its units
+//! ([`Plan::select`]), an executor and an observer, and with the `files`
+//! feature on Unix a [`journal::Journal`] it resumes from and keeps, and a
+//! shard task ([`shard::Task`]) whose result it writes for
+//! [`shard::merge`]. The `queens` binary and the Python package both drive
+//! it, so their journals and shard files are the same bytes.
+//!
 //! The library never prints, exits or chooses an allocator: that is the
 //! `queens` binary's job.
 
@@ -68,12 +75,15 @@ mod count;
 mod cpu;
 mod error;
 mod estimate;
+#[cfg(all(feature = "files", unix))]
+mod files;
 mod format;
 mod job;
 pub mod journal;
 mod kernel;
 pub mod known;
 mod ladder;
+mod run;
 pub mod shard;
 mod solutions;
 mod symmetry;
@@ -83,7 +93,7 @@ pub use bench::code_paths;
 pub use check::{Conflict, Line, Queen, first_conflict, first_conflict_in_columns};
 pub use construct::Construction;
 pub use count::{
-    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GpuOptions,
+    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Flow, GPU_EXECUTOR, GpuOptions,
     Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Simd, Unit, UnitDone, count,
     find_gpu, thread_pool,
 };
@@ -95,6 +105,7 @@ pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Re
 pub use job::{CountJob, sample_units};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
+pub use run::Run;
 pub use solutions::{Solutions, solve_n_queens};
 pub use symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};
 pub use unique::{
@@ -111,6 +122,8 @@ pub mod internals {
     pub use crate::count::join::Stage as JoinStage;
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
     pub use crate::count::plan::join_stage_plan;
+    #[cfg(all(feature = "files", unix))]
+    pub use crate::files::{kind_name, open_input, read_capped, sync_folder};
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};
 }
 

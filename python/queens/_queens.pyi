@@ -4,12 +4,14 @@
 # An engine or format name is typed as its Literal names or any str: a
 # name held in a plain `str` variable is checked when the call runs, as
 # every name is (InputError names the accepted ones).
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Final, Generic, Literal, Optional, SupportsIndex, TypeVar, Union, final, overload
 
 __all__ = [
     "count",
     "count_units",
+    "merge",
     "solutions",
     "one",
     "check",
@@ -70,6 +72,9 @@ def count(
     threads: Optional[int] = None,
     unique: Literal[False] = False,
     progress: Optional[_Progress] = None,
+    checkpoint: Optional[Union[str, os.PathLike[str]]] = None,
+    shard: Optional[tuple[int, int]] = None,
+    out_dir: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> int: ...
 @overload
 def count(
@@ -79,6 +84,9 @@ def count(
     threads: Optional[int] = None,
     unique: Literal[True],
     progress: Optional[_Progress] = None,
+    checkpoint: Optional[Union[str, os.PathLike[str]]] = None,
+    shard: Optional[tuple[int, int]] = None,
+    out_dir: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> UniqueCount: ...
 @overload
 def count(
@@ -88,6 +96,9 @@ def count(
     threads: Optional[int] = None,
     unique: bool = False,
     progress: Optional[_Progress] = None,
+    checkpoint: Optional[Union[str, os.PathLike[str]]] = None,
+    shard: Optional[tuple[int, int]] = None,
+    out_dir: Optional[Union[str, os.PathLike[str]]] = None,
 ) -> Union[int, UniqueCount]: ...
 
 @final
@@ -141,6 +152,11 @@ def count_units(
     threads: Optional[int] = None,
     progress: Optional[_Progress] = None,
 ) -> dict[int, int]: ...
+def merge(
+    paths: Union[str, os.PathLike[str], Sequence[Union[str, os.PathLike[str]]]],
+    *,
+    partial: bool = False,
+) -> dict[str, Any]: ...
 
 _Board = tuple[int, ...]
 

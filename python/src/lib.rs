@@ -17,10 +17,13 @@ mod cli;
 mod command;
 mod construction;
 mod errors;
+mod files;
 mod form;
 mod plan;
 mod pool;
 mod runner;
+
+use std::path::PathBuf;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -48,6 +51,14 @@ use crate::runner::Request;
 /// With ``unique=True`` the result is a ``UniqueCount``: the total, the
 /// essentially different solutions (OEIS A002562) and the classes by size.
 ///
+/// ``checkpoint="n22.journal"`` keeps every finished unit in that journal
+/// and resumes from it: after Ctrl-C, a kill or a reboot, call the same
+/// count again. ``shard=(i, k)`` counts shard i of k of the plan and writes
+/// ``out_dir/shard-IIII-of-KKKK.json`` (``out_dir`` defaults to ``"."``),
+/// with a journal beside it, and returns its subtotal: the same files as
+/// ``queens count N --shard I/K``; ``merge(out_dir)`` puts the shards
+/// together.
+///
 /// A count that would need more memory than the machine has available
 /// (the command line's limit; ``QUEENS_MEMORY_LIMIT`` sets it in bytes,
 /// ``none`` lifts it) raises ``MemoryLimitError`` before it starts.
@@ -57,7 +68,11 @@ use crate::runner::Request;
 /// >>> queens.count(8, unique=True).unique
 /// 12
 #[pyfunction]
-#[pyo3(signature = (n, *, engine = None, threads = None, unique = false, progress = None))]
+#[pyo3(signature = (
+    n, *, engine = None, threads = None, unique = false, progress = None, checkpoint = None,
+    shard = None, out_dir = None
+))]
+#[allow(clippy::too_many_arguments)]
 fn count<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
@@ -65,9 +80,13 @@ fn count<'py>(
     threads: Option<i64>,
     unique: bool,
     progress: Option<&Bound<'py, PyAny>>,
+    checkpoint: Option<PathBuf>,
+    shard: Option<(i64, i64)>,
+    out_dir: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let n = board_size(n, "count", MAX_N)?;
-    let request = Request::new(n, engine, threads)?;
+    let mut request = Request::new(n, engine, threads)?;
+    request.files = files::requested(checkpoint, shard, out_dir, unique)?;
     let count = runner::run(py, &request, callable(progress)?)?;
     if !unique {
         return Ok(count.solutions.into_pyobject(py)?.into_any());
@@ -248,6 +267,7 @@ fn published(n: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
 fn _queens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count, m)?)?;
     m.add_function(wrap_pyfunction!(plan::count_units, m)?)?;
+    m.add_function(wrap_pyfunction!(files::merge, m)?)?;
     m.add_function(wrap_pyfunction!(boards::solutions, m)?)?;
     m.add_function(wrap_pyfunction!(construction::one, m)?)?;
     m.add_function(wrap_pyfunction!(boards::check, m)?)?;

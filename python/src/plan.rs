@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
 use queens::{Engine, MAX_N};
 
-use crate::errors::{InputError, board_size, to_py};
+use crate::errors::{InputError, QueensError, board_size, to_py};
 use crate::runner::{self, Request, parse_engine};
 
 /// One unit of a plan: a piece of the count that can run alone, anywhere.
@@ -424,7 +424,9 @@ pub fn count_units(
         ids.push(id);
     }
     request.units = Some(ids);
-    let count = runner::run(py, &request, crate::callable(progress)?)?;
+    let count = runner::run(py, &request, crate::callable(progress)?)?
+        .count
+        .ok_or_else(|| QueensError::new_err("internal error: a count without its units"))?;
     // Same board and engine, another plan: a unit pickled by another
     // version of queens. Found only once the plan is built, which the
     // count does.

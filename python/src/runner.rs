@@ -11,8 +11,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use std::path::PathBuf;
+
 use pyo3::prelude::*;
-use queens::{Config, Count, Counter, Engine, MAX_THREADS, Observer, UnitDone};
+use queens::journal::{Journal, LockWait};
+use queens::shard::{ShardId, Task};
+use queens::{Config, Counter, Engine, MAX_THREADS, Observer, Run, UnitDone};
 use rayon::ThreadPool;
 
 use crate::errors::{InputError, QueensError, to_py};
@@ -31,7 +35,22 @@ pub struct Request {
     pub engine: Option<Engine>,
     pub threads: Option<usize>,
     pub units: Option<Vec<u32>>,
+    /// Where the run keeps its journal: `checkpoint=`, or a shard's.
+    pub files: Files,
 }
+
+/// The files a count keeps: none, a journal, or a shard's result and
+/// journal in a directory, as `queens count --checkpoint` and `--shard`
+/// name them.
+pub enum Files {
+    None,
+    Checkpoint(PathBuf),
+    Shard { shard: ShardId, out_dir: PathBuf },
+}
+
+/// How long a shard waits for its journal, as the command line's
+/// `--shard` does: a task requeued while the old one is still saving.
+const SHARD_LOCK_WAIT: Duration = Duration::from_secs(60);
 
 impl Request {
     /// A request for the `n`-board, with the engine named `engine` (the
@@ -43,6 +62,7 @@ impl Request {
             engine: engine.map(parse_engine).transpose()?,
             threads: threads.map(thread_count).transpose()?,
             units: None,
+            files: Files::None,
         })
     }
 }
@@ -141,18 +161,33 @@ impl Observer for Tally {
     }
 }
 
+/// What a count returns to Python: the solutions in the units counted,
+/// how many units, and the library's count (none for a shard whose
+/// result was already there).
+pub struct Counted {
+    pub solutions: u128,
+    pub units: usize,
+    pub count: Option<queens::Count>,
+}
+
 /// Runs `request` to the end, or until Ctrl-C or an exception from
 /// `progress`: then no new unit starts, the units under way finish (their
-/// counts are dropped), and the exception is raised. No thread of the
-/// count is running when this returns.
+/// counts are dropped, or kept in the journal), and the exception is
+/// raised. No thread of the count is running when this returns.
 pub fn run(
     py: Python<'_>,
     request: &Request,
     progress: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Count> {
+) -> PyResult<Counted> {
     let tally = Tally::default();
     let cancel = AtomicBool::new(false);
     let config = config(py)?;
+    let config = match request.files {
+        // The command line's split for a shard, so that both write the
+        // same plan's files.
+        Files::Shard { .. } => config.with_split_depth(queens::shard::SPLIT_DEPTH),
+        _ => config,
+    };
     let pool: Arc<ThreadPool> = pool::for_call(py, request.threads)?;
     let mut counter = Counter::new(request.n)
         .config(&config)
@@ -175,7 +210,7 @@ pub fn run(
         let worker = scope.spawn(|| {
             // On the pool, so that the plan's own parallel work (the
             // join's job costs) runs there too.
-            let count = pool.install(|| counter.run());
+            let count = pool.install(|| count_with_files(&counter, request, &cancel));
             finished.store(true, Ordering::Release);
             waiter.unpark();
             count
@@ -209,10 +244,99 @@ pub fn run(
         if let Some(err) = stopped {
             return Err(err);
         }
-        let count = count.map_err(to_py)?;
+        let count = count?;
         if let Some(callback) = progress {
             callback.call1((count.units, count.units, count.solutions))?;
         }
         Ok(count)
     })
+}
+
+/// The count of `counter`, with the files `request` asks for: a journal
+/// it resumes from and keeps (`checkpoint=`), or a shard's result and
+/// journal (`shard=`, `out_dir=`), through the library's [`Run`], as the
+/// command line counts.
+fn count_with_files(
+    counter: &Counter<'_>,
+    request: &Request,
+    cancel: &AtomicBool,
+) -> PyResult<Counted> {
+    let counted = |count: queens::Count| Counted {
+        solutions: count.solutions,
+        units: count.units,
+        count: Some(count),
+    };
+    let (path, shard, wait) = match &request.files {
+        Files::None => return counter.run().map(counted).map_err(to_py),
+        Files::Checkpoint(path) => (path.clone(), None, Duration::ZERO),
+        Files::Shard { shard, out_dir } => {
+            let plan = counter.plan().map_err(to_py)?;
+            match Task::prepare(&plan, *shard, out_dir).map_err(prepare_error)? {
+                Task::Done(file, _) => {
+                    let solutions = file.total.parse().unwrap_or_default();
+                    let units = file.units.len();
+                    return Ok(Counted {
+                        solutions,
+                        units,
+                        count: None,
+                    });
+                }
+                Task::Count(prepared) => (
+                    prepared.journal.clone(),
+                    Some((plan, prepared)),
+                    SHARD_LOCK_WAIT,
+                ),
+                _ => {
+                    return Err(QueensError::new_err(
+                        "internal error: an unknown shard task",
+                    ));
+                }
+            }
+        }
+    };
+    let (plan, prepared) = match shard {
+        Some((plan, prepared)) => (plan, Some(prepared)),
+        None => (counter.plan().map_err(to_py)?, None),
+    };
+    let selection = match (&prepared, &request.units) {
+        (Some(prepared), _) => plan.select(&prepared.units),
+        (None, Some(units)) => plan.select(units),
+        (None, None) => Ok(plan.select_all()),
+    }
+    .map_err(to_py)?;
+    let ids = prepared
+        .as_ref()
+        .map(|p| p.units.as_slice())
+        .or(request.units.as_deref());
+    let lock = LockWait::up_to(wait).cancel(cancel);
+    let journal = Journal::open(&path, &plan, ids, lock).map_err(journal_error)?;
+    let mut run = Run::new(&plan, selection).counter(*counter);
+    run = run.journal(&journal);
+    if let Some(prepared) = &prepared {
+        run = run.shard(prepared);
+    }
+    run.count().map(counted).map_err(to_py)
+}
+
+/// A journal that cannot be used, as Python's exception: busy or damaged
+/// beyond use is the caller's to sort out (`InputError` for a file that is
+/// not this plan's journal).
+fn journal_error(err: queens::journal::OpenError) -> PyErr {
+    use queens::journal::OpenError as E;
+    match err {
+        E::Unusable(_) => InputError::new_err(err.to_string()),
+        _ => QueensError::new_err(err.to_string()),
+    }
+}
+
+/// A shard task that cannot start, as Python's exception.
+fn prepare_error(err: queens::shard::PrepareError) -> PyErr {
+    use queens::shard::PrepareError as E;
+    match err {
+        E::NotThisShard { .. } => {
+            InputError::new_err(format!("{err}; move it away or choose another out_dir"))
+        }
+        E::Unreadable(_) => InputError::new_err(err.to_string()),
+        _ => QueensError::new_err(err.to_string()),
+    }
 }

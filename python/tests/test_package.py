@@ -9,19 +9,23 @@ import pytest
 import queens
 
 
-PUBLIC = ["count", "count_units", "solutions", "one", "check", "plan", "known_total", "known_unique"]
+PUBLIC = [
+    "count", "count_units", "solutions", "one", "check", "plan", "known_total", "known_unique", "merge"
+]
 
 
 @pytest.mark.parametrize("name", PUBLIC)
 def test_every_function_has_a_docstring_and_a_signature(name):
     function = getattr(queens, name)
     assert function.__doc__ and len(function.__doc__) > 80
-    assert "n" in inspect.signature(function).parameters or name == "check"
+    assert "n" in inspect.signature(function).parameters or name in ("check", "merge")
 
 
 def test_the_signatures_are_keyword_only_where_the_docs_say():
     parameters = inspect.signature(queens.count).parameters
-    assert list(parameters) == ["n", "engine", "threads", "unique", "progress"]
+    assert list(parameters) == [
+        "n", "engine", "threads", "unique", "progress", "checkpoint", "shard", "out_dir"
+    ]
     assert all(parameters[p].kind is inspect.Parameter.KEYWORD_ONLY for p in list(parameters)[1:])
 
 

@@ -11,14 +11,14 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::str::FromStr;
-use std::sync::RwLockWriteGuard;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use queens::shard::{ShardFile, ShardId};
+use queens::journal::Journal;
+use queens::shard::{Prepared, ShardFile, ShardId, Task};
 use queens::{
-    Algorithm, Config, Count, CountJob, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Observer,
-    Plan, UnitDone, count_with, known,
+    Algorithm, Config, Count, CountJob, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Plan, Run,
+    count_with, known,
 };
 use rayon::ThreadPool;
 
@@ -28,13 +28,13 @@ use super::args::{
     refuse_engine, refuse_size,
 };
 use super::files::{Input, Output};
-use super::journal::{Journal, Opened, Refused};
+use super::journal::{self, Interrupted};
 use super::progress::{Long, Progress};
 use super::report::{
     CountRecord, CrossCheck, EXIT_MISMATCH, Report, Style, UniqueRecord, Units, count_table,
     mismatch, report_mismatches,
 };
-use super::shard::{self, Prepared, Task};
+use super::shard;
 use super::signals;
 
 /// The largest n with a published total: beyond it a count has nothing to
@@ -169,19 +169,13 @@ struct Request<'a> {
 /// refusal is one line and nothing else.
 struct Ready {
     plan: Plan,
-    /// The units asked for, less those the journal holds.
+    /// The units asked for.
     job: CountJob,
     journal: Option<Journal>,
     /// When building the plan began: the long-count warning counts from
     /// there, as `estimate` does.
     began: Instant,
 }
-
-/// What ends a count early: a signal. Its last words are printed; `run`
-/// turns it into the signal's exit code.
-#[derive(Debug, thiserror::Error)]
-#[error("interrupted")]
-struct Interrupted(u8);
 
 pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
     match count(&Request::resolve(args)?) {
@@ -200,8 +194,9 @@ fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
         let (n, config, out_dir) = (request.first, &request.config, request.out_dir);
         request.warn_unpublished(n);
         match shard::prepare(n, engine, config, id, out_dir)? {
-            Task::Done(file, path) => return already_done(&file, &path, request),
-            Task::Count(plan, prepared) => (first_plan, shard) = (Some(plan), Some(prepared)),
+            (_, Task::Done(file, path)) => return already_done(&file, &path, request),
+            (plan, Task::Count(prepared)) => (first_plan, shard) = (Some(plan), Some(prepared)),
+            (_, task) => unreachable!("a shard task counts or is done: {task:?}"),
         }
     }
     let pool = queens::thread_pool(request.config.threads)?;
@@ -371,10 +366,10 @@ impl<'a> Request<'a> {
             .pool(pool)
             .fits(&plan)?;
         let ids = (self.args.units.as_ref().map(|UnitList(ids)| ids.as_slice()))
-            .or(shard.map(|s| s.units.0.as_slice()));
+            .or(shard.map(|s| s.units.as_slice()));
         let job = match ids {
-            Some(ids) => CountJob::units(&plan, ids).map_err(|e| unit_refusal(&plan, &e))?,
-            None => CountJob::whole(&plan),
+            Some(ids) => plan.select(ids).map_err(|e| unit_refusal(&plan, &e))?,
+            None => plan.select_all(),
         };
         let Some(path) = self.journal_path(shard) else {
             let journal = None;
@@ -385,15 +380,15 @@ impl<'a> Request<'a> {
                 began,
             });
         };
-        let opened = self.open_journal(path, &plan, ids)?;
-        let job = job.resume(opened.done);
-        if job.left().is_empty() && !self.args.quiet {
+        let journal = journal::open(path, &plan, ids, self.lock_wait, self.args.quiet)?;
+        let left = job.clone().resume(journal.done().iter().copied());
+        if left.left().is_empty() && !self.args.quiet {
             eprintln!(
                 "queens: {} holds every unit of this count: the run finished; nothing to count",
                 path.display()
             );
         }
-        let journal = Some(opened.journal);
+        let journal = Some(journal);
         Ok(Ready {
             plan,
             job,
@@ -425,11 +420,13 @@ impl<'a> Request<'a> {
                     journal,
                     began,
                 } = ready;
-                let (count, journal) = self.count_plan(&plan, &job, journal, pool, began)?;
+                let whole = job.is_whole();
+                let (count, journal) =
+                    self.count_plan(&plan, job, journal.as_ref(), shard, pool, began)?;
                 if let Some(prepared) = shard {
-                    self.write_shard(&plan, prepared, &count, &job)?;
+                    self.said_shard(&plan, prepared, &count);
                 }
-                engine_record(&count, job.is_whole(), job.resumed().len(), journal)
+                engine_record(&count, whole, count.resumed.len(), journal)
             }
             Method::Ladder(algorithm) => self.count_ladder(algorithm, n, pool, started)?,
         };
@@ -498,112 +495,82 @@ impl<'a> Request<'a> {
         })
     }
 
-    /// Counts what `job` has left of `plan`, saving each unit to the
-    /// journal as it finishes, and adds the resumed units. On a signal,
-    /// saves what finished and says how to resume.
+    /// Counts what `job` has left of `plan` after what the journal holds,
+    /// saving each unit to the journal as it finishes, and writes the
+    /// shard's result: the library's [`Run`]. On a signal, says what was
+    /// saved and how to resume.
     fn count_plan(
         &self,
         plan: &Plan,
-        job: &CountJob,
-        journal: Option<Journal>,
+        job: CountJob,
+        journal: Option<&Journal>,
+        shard: Option<&Prepared>,
         pool: &ThreadPool,
         began: Instant,
     ) -> anyhow::Result<(Count, Option<String>)> {
+        // What the journal holds, as the run will resume it.
+        let left = match journal {
+            Some(journal) => job.clone().resume(journal.done().iter().copied()),
+            None => job.clone(),
+        };
         let threads = pool.current_num_threads();
-        let mut progress = self.progress(plan, job.left(), threads, began, journal.is_some());
-        if let Some(journal) = &journal {
-            let resumed = job.resumed();
+        let mut progress = self.progress(plan, left.left(), threads, began, journal.is_some());
+        if let Some(journal) = journal {
+            let resumed = left.resumed();
             // The journal's ids are checked against the plan: each has a cost.
             let cost = (resumed.iter()).filter_map(|&(id, _)| plan.cost(id).ok().map(u128::from));
             let solutions = resumed.iter().map(|&(_, count)| count).sum();
             progress = progress.resumed(resumed.len(), cost.sum(), solutions, journal.path());
         }
         let progress = &progress;
-        let observers = Both(progress, journal.as_ref());
         let counter = Counter::new(plan.n())
             .config(&self.config)
             .pool(pool)
-            .observer(&observers)
-            .units(job.left())
+            .observer(progress)
             .cancel(signals::stop_flag());
-        let last_words = || {
-            progress.finish();
-            let resumed = job.resumed().len();
-            interrupted(journal.as_ref(), resumed, progress.units_done(), job.len())
-        };
+        let asked = job.len();
+        let resumed = left.resumed().len();
+        let mut run = Run::new(plan, job).counter(counter);
+        if let Some(journal) = journal {
+            run = run.journal(journal);
+        }
+        if let Some(shard) = shard {
+            run = run.shard(shard);
+        }
         let count = signals::wait(
-            || counter.run_plan(plan),
+            || run.count(),
             || progress.finish(),
             || {
                 // Units still running may finish while the process exits:
-                // the journal stays held so that none is written after the
+                // the journal is stopped, so that none is written after the
                 // last words.
-                std::mem::forget(last_words());
+                progress.finish();
+                let saved = journal.map(|j| resumed + j.stop());
+                interrupted(journal, saved, progress.units_done(), asked);
             },
         )?;
         progress.finish();
         if signals::stopped() {
-            let (_held, code) = last_words();
-            return Err(Interrupted(code).into());
+            let saved = journal.map(|_| count.units);
+            interrupted(journal, saved, progress.units_done(), asked);
+            return Err(Interrupted(signals::exit_code()).into());
         }
-        let journal = match journal {
-            Some(journal) => {
-                let path = journal.path().display().to_string();
-                (journal.finish()).with_context(|| format!("writing the journal {path}"))?;
-                Some(path)
-            }
-            None => None,
-        };
-        Ok((job.finish(count)?, journal))
+        let journal = journal.map(|j| j.path().display().to_string());
+        Ok((count, journal))
     }
 
-    /// Opens the journal at `path` for `plan`, or says why not: exit 2 for
-    /// a file that is not this plan's journal, 1 for one in use.
-    fn open_journal(
-        &self,
-        path: &Path,
-        plan: &Plan,
-        ids: Option<&[u32]>,
-    ) -> anyhow::Result<Opened> {
-        match Journal::open(path, plan, ids, self.lock_wait) {
-            Ok(opened) => {
-                if let Some((line, bytes, damage)) = &opened.cut
-                    && !self.args.quiet
-                {
-                    eprintln!(
-                        "queens: warning: {} was damaged from line {line} on ({bytes} bytes; \
-                         line {line}: {damage}): cut there; those units will be counted again",
-                        path.display()
-                    );
-                }
-                Ok(opened)
-            }
-            Err(Refused::Busy(line)) => Err(anyhow::anyhow!(line)),
-            Err(Refused::Unusable(line)) => Err(UsageError(line).into()),
-        }
-    }
-
-    /// Writes the shard's result and says so.
-    fn write_shard(
-        &self,
-        plan: &Plan,
-        prepared: &Prepared,
-        count: &Count,
-        job: &CountJob,
-    ) -> anyhow::Result<()> {
-        let resumed = job.resumed().iter().map(|&(id, _)| id).collect();
-        let file = shard::finish(plan, prepared, &count.unit_counts, resumed)?;
+    /// Says that the shard's result is written.
+    fn said_shard(&self, plan: &Plan, prepared: &Prepared, count: &Count) {
         if !self.args.quiet {
             eprintln!(
                 "queens: shard {} of n = {}: {} units, subtotal {}, written to {}",
                 prepared.shard,
                 plan.n(),
-                file.units.len(),
-                file.total,
+                count.units,
+                count.solutions,
                 prepared.result.display()
             );
         }
-        Ok(())
     }
 
     /// Counts with a step of the ladder: the slow ones on their own, the
@@ -793,53 +760,25 @@ fn bare_record(n: u32, solutions: u128, threads: usize, engine: &'static str) ->
     }
 }
 
-/// The last words of an interrupted count: the journal synced and held,
-/// so that nothing more is written, one line on what was kept, and the
-/// signal's exit code.
-fn interrupted(
-    journal: Option<&Journal>,
-    resumed: usize,
-    counted: usize,
-    target: usize,
-) -> (Option<RwLockWriteGuard<'_, bool>>, u8) {
-    let code = signals::exit_code();
-    let Some(journal) = journal else {
-        eprintln!(
+/// The last words of an interrupted count: `saved` of the `target` units
+/// in the journal, or `counted` of them lost without one.
+fn interrupted(journal: Option<&Journal>, saved: Option<usize>, counted: usize, target: usize) {
+    match journal.zip(saved) {
+        None => eprintln!(
             "interrupted: {counted} of {target} units were counted and are lost; --checkpoint \
              FILE would have kept them"
-        );
-        return (None, code);
-    };
-    let (held, written) = journal.sync_and_hold();
-    eprintln!(
-        "interrupted: {} of {target} units saved in {}; rerun the same command to resume",
-        resumed + written,
-        journal.path().display()
-    );
-    (Some(held), code)
+        ),
+        Some((journal, saved)) => eprintln!(
+            "interrupted: {saved} of {target} units saved in {}; rerun the same command to resume",
+            journal.path().display()
+        ),
+    }
 }
 
 /// The last words of a count interrupted outside the units of a plan (a
 /// slow algorithm, the symmetric searches of `--unique`, a cross-check).
 fn quit(n: u32) {
     eprintln!("interrupted while counting n = {n}: nothing of it is kept");
-}
-
-/// The progress bar and the journal, as one observer: the journal first,
-/// so that a unit is on its way to the disk before anything is shown.
-struct Both<'a>(&'a Progress<'a>, Option<&'a Journal>);
-
-impl Observer for Both<'_> {
-    fn start(&self, units: usize, total_cost: u128) {
-        self.0.start(units, total_cost);
-    }
-
-    fn unit_done(&self, done: &UnitDone) {
-        if let Some(journal) = self.1 {
-            journal.unit_done(done);
-        }
-        self.0.unit_done(done);
-    }
 }
 
 /// A shard whose result is already written: says so, reports it as if

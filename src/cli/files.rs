@@ -37,6 +37,10 @@ use rustix::fs::OFlags;
 
 use super::UsageError;
 
+// Shared with the library's journal and shard reader, which open and read
+// the same files by the same rules.
+pub use queens::internals::{kind_name, open_input, read_capped, sync_folder};
+
 /// What a path names on the file system, compared by identity rather than
 /// spelling: the file it leads to (symlinks followed), or, for a name not
 /// there yet, the folder it would be created in and its name there.
@@ -216,26 +220,6 @@ impl Output {
     }
 }
 
-/// "a directory", "a socket", ...: what a non-regular file is, for messages.
-pub fn kind_name(meta: &Metadata) -> &'static str {
-    let kind = meta.file_type();
-    if kind.is_dir() {
-        "a directory"
-    } else if kind.is_fifo() {
-        "a FIFO"
-    } else if kind.is_char_device() {
-        "a character device"
-    } else if kind.is_block_device() {
-        "a block device"
-    } else if kind.is_socket() {
-        "a socket"
-    } else if kind.is_file() {
-        "a regular file"
-    } else {
-        "not a regular file"
-    }
-}
-
 /// Whether the regular file at `path` is one of the tool's own records,
 /// by its first bytes: a journal or a shard result.
 fn queens_file(path: &Path) -> Option<&'static str> {
@@ -327,66 +311,4 @@ fn write_in_place(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .open(path)?;
     file.write_all(bytes)?;
     file.sync_all()
-}
-
-/// Makes a new or renamed file's name durable: syncs its folder.
-pub fn sync_folder(path: &Path) -> io::Result<()> {
-    File::open(folder_of(path))?.sync_all()
-}
-
-/// Opens the regular file at `path` for reading (and, with `write`, for
-/// writing too; with `create`, creating it if it is not there), after
-/// checking that it is one: a FIFO, a device, a directory or a socket is
-/// refused in one line that names `role`, without being opened, so that
-/// nothing blocks and no device is touched. The refusal says what is
-/// wrong with the file; the caller names it.
-pub fn open_input(path: &Path, role: &str, write: bool, create: bool) -> Result<File, String> {
-    let not_regular =
-        |meta: &Metadata| format!("it is {}; {role} must be a regular file", kind_name(meta));
-    match fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => return Err(not_regular(&meta)),
-        Ok(_) => {}
-        Err(e) if e.kind() == io::ErrorKind::NotFound && create => {}
-        Err(e) => return Err(format!("cannot be read: {e}")),
-    }
-    let file = OpenOptions::new()
-        .read(true)
-        .write(write)
-        .create(create)
-        .truncate(false)
-        .custom_flags((OFlags::NONBLOCK | OFlags::NOCTTY).bits() as i32)
-        .open(path)
-        .map_err(|e| format!("cannot be opened: {e}"))?;
-    // Checked again on what was opened: the path may have changed since.
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("cannot be read: {e}"))?;
-    if !meta.is_file() {
-        return Err(not_regular(&meta));
-    }
-    Ok(file)
-}
-
-/// Reads all of `file` (a regular file from [`open_input`]) if it holds
-/// at most `cap` bytes; else the refusal names its size and the cap.
-/// The refusal says what is wrong; the caller names the file.
-pub fn read_capped(file: &File, role: &str, cap: u64) -> Result<Vec<u8>, String> {
-    let size = file
-        .metadata()
-        .map_err(|e| format!("cannot be read: {e}"))?
-        .len();
-    if size > cap {
-        return Err(format!(
-            "it holds {size} bytes, more than {role} can ({cap} at most)"
-        ));
-    }
-    let mut bytes = Vec::with_capacity(size as usize);
-    // One byte over the cap is enough to see a file that grew meanwhile.
-    file.take(cap + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot be read: {e}"))?;
-    if bytes.len() as u64 > cap {
-        return Err(format!("it grew past {cap} bytes while it was read"));
-    }
-    Ok(bytes)
 }

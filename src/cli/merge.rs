@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::exit::{EXIT_MISMATCH, EXIT_USAGE};
 use super::files::{Input, Output};
 use super::report::{Form, Human, Report, disagreement};
-use super::shard::{gather, read};
+use super::shard::{gather, problem_line, read};
 
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
@@ -126,7 +126,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
             return fail(&problems);
         }
     };
-    problems.extend(merge.problems.iter().map(ToString::to_string));
+    problems.extend(merge.problems.iter().map(problem_line));
     let consistent = unreadable.is_empty() && merge.is_consistent();
     let complete = unreadable.is_empty() && merge.is_complete();
 

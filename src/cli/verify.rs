@@ -297,7 +297,7 @@ fn from_shards(paths: &[PathBuf]) -> anyhow::Result<Claims> {
         .context("no shard results given")?;
     if !merge.is_consistent() {
         for problem in &merge.problems {
-            eprintln!("queens: {problem}");
+            eprintln!("queens: {}", super::shard::problem_line(problem));
         }
         anyhow::bail!(
             "the files are not consistent: run 'queens merge' and fix what it says before \

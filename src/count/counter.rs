@@ -13,8 +13,8 @@ use super::options::Options;
 use super::plan::threads_of;
 use super::run::{self, Observer, Runner};
 use super::{Config, Engine, Executor, Plan, PlanHash};
-use crate::Error;
 use crate::error::MAX_THREADS;
+use crate::{CountJob, Error};
 
 /// The outcome of a count: of the whole plan, or of the units asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,8 +40,14 @@ pub struct Count {
     /// Rows fixed by each unit (the mirror engine; the middle-column units
     /// of odd `n` fix at least two); `None` for the join.
     pub split_depth: Option<u32>,
-    /// `(id, count)` of every unit counted, in id order.
+    /// `(id, count)` of every unit counted, in id order: those a journal
+    /// held ([`crate::Run`]) and those counted now.
     pub unit_counts: Vec<(u32, u128)>,
+    /// Units asked for: the plan's, or a selection's ([`Plan::select`]).
+    pub units_asked: usize,
+    /// Of the units counted, the ids of those taken from a journal
+    /// rather than counted now, in id order.
+    pub resumed: Vec<u32>,
 }
 
 impl Count {
@@ -50,6 +56,13 @@ impl Count {
     #[must_use]
     pub fn is_complete(&self) -> bool {
         self.units == self.plan_units
+    }
+
+    /// Whether every unit asked for was counted: false for a count that
+    /// was cancelled, or stopped by its observer, part-way.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.units == self.units_asked
     }
 }
 
@@ -233,6 +246,23 @@ impl<'a> Counter<'a> {
     /// count's [estimate](Plan::count_memory); [`Error::Gpu`] when the GPU
     /// is asked for and cannot count this plan or is not there.
     pub fn run_plan(&self, plan: &Plan) -> Result<Count, Error> {
+        let job = match self.units {
+            Some(ids) => plan.select(ids)?,
+            None => plan.select_all(),
+        };
+        self.run_job(plan, &job)
+    }
+
+    /// The observer each finished unit goes to.
+    pub(crate) fn watcher(&self) -> &'a dyn Observer {
+        self.observer
+    }
+
+    /// Counts what `job` (a selection of `plan`'s units, checked when it
+    /// was made, less the units resumed from a journal) has left, and adds
+    /// the resumed units: the count's one path to the runner, for
+    /// [`run_plan`](Self::run_plan) and [`crate::Run`].
+    pub(crate) fn run_job(&self, plan: &Plan, job: &CountJob) -> Result<Count, Error> {
         if plan.n() != self.n || self.engine.is_some_and(|e| e != plan.engine()) {
             return Err(Error::OtherPlan {
                 n: self.n,
@@ -245,17 +275,7 @@ impl<'a> Counter<'a> {
             return Err(Error::Threads(t.get()));
         }
         self.fits(plan)?;
-        let all: Vec<u32>;
-        let ids = match self.units {
-            Some(ids) => {
-                plan.check_ids(ids)?;
-                ids
-            }
-            None => {
-                all = (0..plan.len() as u32).collect();
-                &all
-            }
-        };
+        let ids = job.left();
         let gpu;
         let runner = match self.config.executor {
             Executor::Cpu => Runner::Cpu {
@@ -275,17 +295,20 @@ impl<'a> Counter<'a> {
             }
             _ => run::run(plan, ids, &runner, self.observer, self.cancel)?,
         };
+        let unit_counts = job.gather(finished.counts)?;
         Ok(Count {
             n: plan.n(),
             engine: plan.engine(),
-            solutions: finished.counts.iter().map(|&(_, c)| c).sum(),
-            units: finished.counts.len(),
+            solutions: unit_counts.iter().map(|&(_, c)| c).sum(),
+            units: unit_counts.len(),
             plan_units: plan.len(),
             plan: plan.hash(),
             threads: finished.threads,
             executor: self.config.executor,
             split_depth: plan.split_depth(),
-            unit_counts: finished.counts,
+            unit_counts,
+            units_asked: job.len(),
+            resumed: job.resumed().iter().map(|&(id, _)| id).collect(),
         })
     }
 }

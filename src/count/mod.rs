@@ -40,7 +40,7 @@ pub use self::gpu::{GPU_EXECUTOR, find_gpu};
 pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
 pub use self::options::{GpuOptions, Options, Simd};
 pub use self::plan::{Impossible, Plan, PlanHash, Unit};
-pub use self::run::{Observer, UnitDone, thread_pool};
+pub use self::run::{Flow, Observer, UnitDone, thread_pool};
 use crate::Error;
 
 /// A counting engine.

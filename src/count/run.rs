@@ -9,6 +9,7 @@
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rayon::ThreadPool;
@@ -22,13 +23,39 @@ use crate::error::MAX_THREADS;
 /// Receives each finished work unit, from whichever thread finished it.
 ///
 /// Called once per unit, never per solution, so an implementation may take
-/// a lock. `()` is the observer that ignores everything.
+/// a lock. `()` is the observer that ignores everything. An observer that
+/// only watches implements [`unit_done`](Self::unit_done); one that may
+/// stop the count, or fail (a journal that cannot sync), implements
+/// [`unit_finished`](Self::unit_finished): as ripgrep's `Sink`, it says
+/// whether to go on, and its error ends the count with that error.
 pub trait Observer: Sync {
     /// Called once before any unit runs: how many units will run and the
     /// sum of their costs (past 2^64 from n = 25 on with the join).
     fn start(&self, _units: usize, _total_cost: u128) {}
-    /// Called once for every unit, as it finishes.
-    fn unit_done(&self, done: &UnitDone);
+    /// Called once for every unit, as it finishes (by the default
+    /// [`unit_finished`](Self::unit_finished)).
+    fn unit_done(&self, _done: &UnitDone) {}
+    /// Called once for every unit, as it finishes: [`Flow::Stop`] hands
+    /// out no more units (the count returns those that finished), an error
+    /// stops it too and the count returns the error. The default calls
+    /// [`unit_done`](Self::unit_done) and goes on.
+    ///
+    /// # Errors
+    /// Whatever the observer cannot do with the unit.
+    fn unit_finished(&self, done: &UnitDone) -> Result<Flow, Error> {
+        self.unit_done(done);
+        Ok(Flow::Continue)
+    }
+}
+
+/// What an [`Observer`] wants after a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Flow {
+    /// Go on counting.
+    Continue,
+    /// Hand out no more units: the count ends with those that finished.
+    Stop,
 }
 
 /// An observer that ignores everything.
@@ -104,7 +131,12 @@ pub(crate) fn run(
     observer: &dyn Observer,
     cancel: Option<&AtomicBool>,
 ) -> Result<Finished, Error> {
-    let cancelled = || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
+    // Set when the observer says stop or fails; `failed` keeps its first
+    // error, which the count returns.
+    let halt = AtomicBool::new(false);
+    let failed: Mutex<Option<Error>> = Mutex::new(None);
+    let cancelled =
+        || halt.load(Ordering::Relaxed) || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
     // A cancel heard while the plan was built: the join's tables (seconds
     // at n = 23) are not built for nothing.
     if cancelled() {
@@ -135,12 +167,23 @@ pub(crate) fn run(
     );
 
     let done = |id: u32, solutions: u128, elapsed: Duration| -> (u32, u128) {
-        observer.unit_done(&UnitDone {
+        let heard = observer.unit_finished(&UnitDone {
             id,
             solutions,
             cost: plan.cost_of(id),
             elapsed,
         });
+        match heard {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Stop) => halt.store(true, Ordering::Relaxed),
+            Err(e) => {
+                halt.store(true, Ordering::Relaxed);
+                failed
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get_or_insert(e);
+            }
+        }
         (id, solutions)
     };
     let (mut counts, threads) = match *runner {
@@ -150,6 +193,9 @@ pub(crate) fn run(
             rayon::current_num_threads(),
         ),
     };
+    if let Some(e) = failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        return Err(e);
+    }
     counts.sort_unstable_by_key(|&(id, _)| id);
     Ok(Finished { counts, threads })
 }
