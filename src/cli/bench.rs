@@ -81,6 +81,11 @@ pub struct BenchArgs {
     #[arg(long)]
     json: bool,
 
+    /// Print only the score (workload v1), or a line `THREADS MEDIAN_SECS`
+    /// per thread count (`bench N`); no warnings.
+    #[arg(short, long)]
+    quiet: bool,
+
     /// Draw speed-up against threads, with min-max bars and the ideal line
     /// up to the logical CPUs, into FILE (SVG).
     #[arg(long, value_name = "FILE")]
@@ -226,7 +231,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             .fits_unplanned()?;
         super::plan::announce(n, engine, &config);
     }
-    let bar = Bar::new(!args.json && io::stderr().is_terminal(), &workload, runs);
+    let shown = !args.json && !args.quiet && io::stderr().is_terminal();
+    let bar = Bar::new(shown, &workload, runs);
     let report = match run_bench(&workload, &threads, runs, &bar) {
         Ok(report) => report,
         Err(Error::Mismatch { by, n, got, want }) => {
@@ -269,9 +275,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             .map(ToString::to_string)
             .collect(),
     };
-    Report::stdout(Form::of(args.json)).record(&record)?;
-    for warning in &record.warnings {
-        eprintln!("queens: warning: {warning}");
+    Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
+    if !args.quiet {
+        for warning in &record.warnings {
+            eprintln!("queens: warning: {warning}");
+        }
     }
     for (flag, output) in &outputs {
         let text = match *flag {
@@ -430,6 +438,17 @@ impl Human for BenchRecord<'_> {
                 )
             }
             None => Ok(()),
+        }
+    }
+
+    /// The score's solutions per second, or each row's median seconds.
+    fn quiet(&self, out: &mut dyn Write) -> io::Result<()> {
+        match &self.score {
+            Some(score) => writeln!(out, "{}", score.solutions_per_sec),
+            None => self
+                .rows
+                .iter()
+                .try_for_each(|row| writeln!(out, "{} {}", row.threads, row.median_secs)),
         }
     }
 }

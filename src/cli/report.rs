@@ -27,11 +27,6 @@ pub enum Form {
 }
 
 impl Form {
-    /// [`Form::Json`] with `--json`, else [`Form::Human`].
-    pub fn of(json: bool) -> Self {
-        if json { Self::Json } else { Self::Human }
-    }
-
     /// The form `--json` and `-q` ask for: JSON wins, as `-q` also
     /// silences stderr's notes, which JSON still wants silenced.
     pub fn from_flags(json: bool, quiet: bool) -> Self {
