@@ -74,6 +74,7 @@ pub mod journal;
 mod kernel;
 pub mod known;
 mod ladder;
+mod problem;
 pub mod shard;
 mod solutions;
 mod symmetry;
@@ -93,6 +94,7 @@ pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Re
 pub use job::{CountJob, sample_units};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
+pub use problem::{Problem, Square};
 pub use solutions::{Solutions, solve_n_queens};
 pub use symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};
 pub use unique::{
