@@ -146,6 +146,14 @@ pub enum Error {
         /// The square's column, 0-based.
         col: u32,
     },
+    /// A partial board (`Q`, `x`, `.`) that cannot be read.
+    #[error("partial board, line {line}: {why}")]
+    PartialBoard {
+        /// The line, 1-based (0: the text has no board at all).
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A board size without a solution (2 and 3), where one was asked for.
     #[error("n = {0} has no solution: every board size but 2 and 3 has one")]
     NoSolution(u32),

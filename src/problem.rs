@@ -380,6 +380,109 @@ impl Problem {
     }
 }
 
+impl Problem {
+    /// Counts the completions up to the problem's own symmetries: the
+    /// classes into which its [`symmetries`](Problem::symmetries) sort its
+    /// completions, each counted once (A002562 for the empty board). A
+    /// completion counts where it is the smallest (lexicographically) of
+    /// its images under that group, so this lists every completion: for
+    /// small boards and narrow problems.
+    #[must_use]
+    pub fn count_classes(&self) -> u128 {
+        let group = self.symmetries();
+        let mut image = vec![0; self.n as usize];
+        let mut classes = 0u128;
+        self.for_each_completion(|board| {
+            let smallest = group.iter().all(|t| {
+                t.apply_into(board, &mut image);
+                image.as_slice() >= board
+            });
+            classes += u128::from(smallest);
+            true
+        });
+        classes
+    }
+
+    /// Reads a partial board: one line a row, one character a square,
+    /// `Q` (or `q`) for a given queen, `x` (or `X`) for a blocked square
+    /// and `.` for a free one. Blank lines and lines starting with `#` are
+    /// skipped; trailing spaces are ignored. The board is square: as many
+    /// rows as the first row has squares.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::PartialBoard`] naming the line and what is wrong with it,
+    /// and the errors of [`Problem::new`].
+    pub fn from_board(text: &str) -> Result<Self, Error> {
+        let bad = |line: usize, why: String| Error::PartialBoard { line, why };
+        let mut given = Vec::new();
+        let mut blocked = Vec::new();
+        let mut n = None;
+        let mut row = 0u32;
+        for (index, line) in text.lines().enumerate() {
+            let line_no = index + 1;
+            let line = line.trim_end();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let width = line.chars().count();
+            let size = *n.get_or_insert(width);
+            if width != size {
+                return Err(bad(line_no, format!("{width} squares where the first row has {size}")));
+            }
+            if row as usize == size {
+                return Err(bad(line_no, format!("row {} of a board of {size}", row + 1)));
+            }
+            for (col, square) in (0u32..).zip(line.chars()) {
+                match square {
+                    'Q' | 'q' => given.push(Square::new(row, col)),
+                    'x' | 'X' => blocked.push(Square::new(row, col)),
+                    '.' => {}
+                    other => {
+                        return Err(bad(
+                            line_no,
+                            format!("'{other}' is not a square: expected Q, x or ."),
+                        ));
+                    }
+                }
+            }
+            row += 1;
+        }
+        let Some(size) = n else {
+            return Err(bad(0, "no board: expected rows of Q, x and .".to_owned()));
+        };
+        if (row as usize) < size {
+            return Err(bad(
+                text.lines().count(),
+                format!("{row} rows for a board of {size}: it needs {size}"),
+            ));
+        }
+        let size = u32::try_from(size).unwrap_or(u32::MAX);
+        Self::new(size, given, blocked)
+    }
+}
+
+/// The problem as [`Problem::from_board`] reads it back: `Q`, `x`, `.`.
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in 0..self.n {
+            for col in 0..self.n {
+                let here = Square::new(row, col);
+                let c = if self.given.binary_search(&here).is_ok() {
+                    'Q'
+                } else if self.blocked.binary_search(&here).is_ok() {
+                    'x'
+                } else {
+                    '.'
+                };
+                f.write_fmt(format_args!("{c}"))?;
+            }
+            f.write_str("\n")?;
+        }
+        Ok(())
+    }
+}
+
 /// How many rows [`Problem::count`] places before it hands the rest to the
 /// kernel: enough starts to keep a pool busy, few enough to list cheaply.
 const START_ROWS: u32 = 3;
@@ -627,6 +730,60 @@ mod tests {
                     assert!(group.contains(&a.after(*b)));
                 }
             }
+        }
+    }
+
+    #[test]
+    fn classes_under_the_whole_group_are_a002562() {
+        for n in 1..=10 {
+            let problem = Problem::empty(n).unwrap();
+            assert_eq!(problem.count_classes(), crate::known::A002562[n as usize - 1], "n = {n}");
+        }
+    }
+
+    /// Classes counted by canonical forms against classes counted as
+    /// orbits, by brute force: the set of completions closed under the
+    /// group, cut into orbits.
+    #[test]
+    fn classes_are_the_orbits_of_the_problems_own_group() {
+        let mut rng = Rng(99);
+        for case in 0..150 {
+            let n = 1 + rng.below(8);
+            let problem = random_problem(&mut rng, n);
+            let group = problem.symmetries();
+            let mut left: std::collections::BTreeSet<_> = brute_force(&problem).into_iter().collect();
+            let mut orbits = 0u128;
+            while let Some(board) = left.pop_first() {
+                for t in &group {
+                    let image = t.apply(&board);
+                    assert!(image == board || left.remove(&image) || !left.contains(&image));
+                }
+                orbits += 1;
+            }
+            assert_eq!(problem.count_classes(), orbits, "case {case}: {problem:?}");
+        }
+    }
+
+    #[test]
+    fn a_partial_board_reads_back_as_it_prints() {
+        let text = "# a corner queen\n.Q..\nx...\n...x\n....\n";
+        let problem = Problem::from_board(text).unwrap();
+        assert_eq!(problem.n(), 4);
+        assert_eq!(problem.given(), [Square::new(0, 1)]);
+        assert_eq!(problem.blocked(), [Square::new(1, 0), Square::new(2, 3)]);
+        assert_eq!(Problem::from_board(&problem.to_string()).unwrap(), problem);
+        // .Q.. / ...Q / Q... / ..Q. is the one completion, and it puts no
+        // queen on a blocked square.
+        assert_eq!(problem.first_completion(), Some(vec![1, 3, 0, 2]));
+        for (text, why) in [
+            ("..\n...\n", "line 2: 3 squares where the first row has 2"),
+            ("Q.\n..\n..\n", "line 3: row 3 of a board of 2"),
+            ("Q.\n", "line 1: 1 rows for a board of 2: it needs 2"),
+            ("Q*\n..\n", "line 1: '*' is not a square: expected Q, x or ."),
+            ("QQ\n..\n", "given queens 1:1 and 1:2 share row 1: one queen a row"),
+        ] {
+            let err = Problem::from_board(text).unwrap_err().to_string();
+            assert!(err.ends_with(why), "{text:?}: {err}");
         }
     }
 
