@@ -108,6 +108,52 @@ pub enum Error {
          have: count again (the GPU now runs the constellations engine's plan, with --gpu)"
     )]
     OldGpuEngine,
+    /// A given queen or a blocked square outside the board (0-based in
+    /// the fields, 1-based `row:column` in the message).
+    #[error(
+        "{what} {r}:{c} is off the board: rows and columns run from 1 to {n}",
+        r = .row + 1,
+        c = .col + 1
+    )]
+    OffBoard {
+        /// `"given queen"` or `"blocked square"`.
+        what: &'static str,
+        /// The square's row, 0-based.
+        row: u32,
+        /// The square's column, 0-based.
+        col: u32,
+        /// The board size.
+        n: u32,
+    },
+    /// Two given queens in one row.
+    #[error(
+        "given queens {r}:{a} and {r}:{b} share row {r}: one queen a row",
+        r = .row + 1,
+        a = .cols.0 + 1,
+        b = .cols.1 + 1
+    )]
+    GivenRow {
+        /// The row, 0-based.
+        row: u32,
+        /// The two queens' columns, 0-based.
+        cols: (u32, u32),
+    },
+    /// A given queen on a square that is blocked too.
+    #[error("given queen {r}:{c} is on a blocked square", r = .row + 1, c = .col + 1)]
+    GivenBlocked {
+        /// The square's row, 0-based.
+        row: u32,
+        /// The square's column, 0-based.
+        col: u32,
+    },
+    /// A partial board (`Q`, `x`, `.`) that cannot be read.
+    #[error("partial board, line {line}: {why}")]
+    PartialBoard {
+        /// The line, 1-based (0: the text has no board at all).
+        line: usize,
+        /// What is wrong with it.
+        why: String,
+    },
     /// A board size without a solution (2 and 3), where one was asked for.
     #[error("n = {0} has no solution: every board size but 2 and 3 has one")]
     NoSolution(u32),

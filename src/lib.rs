@@ -83,6 +83,7 @@ pub mod journal;
 mod kernel;
 pub mod known;
 mod ladder;
+mod problem;
 mod run;
 pub mod shard;
 mod solutions;
@@ -105,6 +106,7 @@ pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Re
 pub use job::{CountJob, sample_units};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
+pub use problem::{Problem, Square};
 pub use run::Run;
 pub use solutions::{Solutions, solve_n_queens};
 pub use symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};
