@@ -4,11 +4,11 @@
 
 use super::halves::Geometry;
 use super::odd::OddGeometry;
+use super::plan::Pieces;
 use super::plan::{has_lefts, job_count, side};
 use super::quarter::{GroupSizes, Piece, QuarterTable};
 use super::scratch::{ASKED_CHUNK, STORED_CHUNK};
 use super::sizes::{self, Largest};
-use super::tables::Pieces;
 use super::{JoinPlan, Kind, MAX_WHOLE_SIDE, Stage};
 
 impl JoinPlan {

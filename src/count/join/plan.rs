@@ -7,10 +7,9 @@ use std::sync::OnceLock;
 
 use super::halves::{Geometry, Side, flip_weight};
 use super::odd::{FreeColumns, Middle, OddGeometry};
-use super::quarter::GroupSizes;
+use super::quarter::{GroupSizes, QuarterTable};
 use super::sieve;
 use super::subsets::for_each_subset;
-use super::tables::Pieces;
 use super::{Job, Kind, MAX_WHOLE_SIDE, MIN_JOIN_N, Stage};
 use crate::Error;
 
@@ -44,6 +43,29 @@ pub(super) struct Jobs {
     pub(super) costs: Vec<u64>,
     /// `(first id, kind)` of each run of jobs of one kind, in id order.
     pub(super) families: Vec<(u32, Kind)>,
+}
+
+/// Where the jobs' quarter pieces come from.
+pub(super) enum Pieces {
+    /// The whole quarter tables, shared by every job and built by the first
+    /// one that runs: describing a plan needs only its sizes.
+    Whole(OnceLock<Tables>),
+    /// Each job builds the four slices it reads (top and bottom rows of
+    /// each half) in its thread's [`Scratch`]: memory bounded by the job,
+    /// not by the board.
+    PerJob,
+}
+
+/// The pieces the jobs are made of.
+pub(super) struct Tables {
+    pub(super) table: QuarterTable,
+    /// For the symmetric stages of even boards: top-left pieces off the
+    /// falling long diagonal (`c = r`), and bottom-left pieces off the
+    /// rising one (`c + r = n - 1`), all that their left half-boards are
+    /// made of. Filtering the pieces instead of the half-boards spares
+    /// generating the ~73% of left half-boards that touch a long diagonal.
+    /// `None`: the left half-boards use `table` too.
+    pub(super) lefts: Option<(QuarterTable, QuarterTable)>,
 }
 
 /// Jobs whose costs are computed between two looks at `stop()`.

@@ -5,10 +5,11 @@
 use super::halves::{Side, mirror_weight, right_weight};
 use super::matcher::{count_naive, query};
 use super::odd::{Middle, OddGeometry};
+use super::plan::Pieces;
 use super::quarter::Groups;
 use super::scratch::Work;
 use super::sieve::Sieve;
-use super::tables::{Pieces, Quarters};
+use super::tables::Quarters;
 use super::{Job, JoinPlan, Kind, Scratch, Stage, pairs};
 
 impl JoinPlan {

@@ -1,35 +1,12 @@
-//! Where a job's quarter pieces come from: the whole quarter tables,
-//! built once by the first job and shared, or, from side 12 on, the four
-//! slices each job builds for itself.
+//! Building what a job's quarter pieces come from ([`Pieces`], held by the
+//! plan): the whole quarter tables, built once by the first job and
+//! shared, or, from side 12 on, the four slices each job builds for itself.
 
 use std::sync::OnceLock;
 
-use super::plan::has_lefts;
+use super::plan::{Pieces, Tables, has_lefts};
 use super::quarter::{Piece, QuarterTable, Slice};
 use super::{Job, JoinPlan, Kind};
-
-/// Where the jobs' quarter pieces come from.
-pub(super) enum Pieces {
-    /// The whole quarter tables, shared by every job and built by the first
-    /// one that runs: describing a plan needs only its sizes.
-    Whole(OnceLock<Tables>),
-    /// Each job builds the four slices it reads (top and bottom rows of
-    /// each half) in its thread's [`Scratch`]: memory bounded by the job,
-    /// not by the board.
-    PerJob,
-}
-
-/// The pieces the jobs are made of.
-pub(super) struct Tables {
-    pub(super) table: QuarterTable,
-    /// For the symmetric stages of even boards: top-left pieces off the
-    /// falling long diagonal (`c = r`), and bottom-left pieces off the
-    /// rising one (`c + r = n - 1`), all that their left half-boards are
-    /// made of. Filtering the pieces instead of the half-boards spares
-    /// generating the ~73% of left half-boards that touch a long diagonal.
-    /// `None`: the left half-boards use `table` too.
-    pub(super) lefts: Option<(QuarterTable, QuarterTable)>,
-}
 
 /// Where one job reads its pieces: the top and bottom quarters of its
 /// left half, then of its right half.
