@@ -20,7 +20,7 @@ pub use super::exit::EXIT_MISMATCH;
 pub enum Form {
     /// Text for people: tables and labelled lines.
     Human,
-    /// The bare results, one line each (`count --quiet`).
+    /// The bare result, or nothing (`-q`).
     Quiet,
     /// One JSON object a line.
     Json,
@@ -526,7 +526,8 @@ mod tests {
         let mut out = Vec::new();
         table.header(&mut out).unwrap();
         table.row(&mut out, &[&"cells", &92, &"ok"]).unwrap();
-        (table.row(&mut out, &[&"a-longer-name", &1, &"MISMATCH (known: 2)"])).unwrap();
+        let long = [&"a-longer-name" as &dyn Display, &1, &"MISMATCH (known: 2)"];
+        table.row(&mut out, &long).unwrap();
         table
             .row_then(&mut out, &[&"scan"], &"skipped: too slow")
             .unwrap();
