@@ -28,6 +28,7 @@
 //! top-down search in half.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -284,10 +285,7 @@ impl Problem {
     pub fn admits(&self, board: &[u32]) -> bool {
         board.len() == self.n as usize
             && self.given.iter().all(|q| board[q.row as usize] == q.col)
-            && self
-                .blocked
-                .iter()
-                .all(|s| board[s.row as usize] != s.col)
+            && self.blocked.iter().all(|s| board[s.row as usize] != s.col)
     }
 
     /// The symmetry the count uses to halve its work: [`Transform::MIRROR`]
@@ -346,12 +344,21 @@ impl Problem {
     /// current rayon pool.
     #[must_use]
     pub fn count(&self) -> u128 {
+        self.count_until(&AtomicBool::new(false))
+            .expect("a count that is never stopped ends")
+    }
+
+    /// [`Problem::count`], stopped soon after `stop` is set: `None` then.
+    /// The flag is read between starts (placements of the first rows), so
+    /// a start under way finishes first.
+    #[must_use]
+    pub fn count_until(&self, stop: &AtomicBool) -> Option<u128> {
         let features = Features::detect();
         let starts = self.starts(START_ROWS);
         starts
             .list()
             .par_iter()
-            .map(|start| starts.count_on(features, start))
+            .map(|start| (!stop.load(Ordering::Relaxed)).then(|| starts.count_on(features, start)))
             .sum()
     }
 
@@ -428,10 +435,16 @@ impl Problem {
             let width = line.chars().count();
             let size = *n.get_or_insert(width);
             if width != size {
-                return Err(bad(line_no, format!("{width} squares where the first row has {size}")));
+                return Err(bad(
+                    line_no,
+                    format!("{width} squares where the first row has {size}"),
+                ));
             }
             if row as usize == size {
-                return Err(bad(line_no, format!("row {} of a board of {size}", row + 1)));
+                return Err(bad(
+                    line_no,
+                    format!("row {} of a board of {size}", row + 1),
+                ));
             }
             for (col, square) in (0u32..).zip(line.chars()) {
                 match square {
@@ -516,7 +529,13 @@ impl Starts {
     /// The completions of one start, unweighted.
     pub(crate) fn count_on(&self, features: Features, start: &Start) -> u128 {
         u128::from(start.weight)
-            * count_allowed_on(features, self.n, (self.rows, self.n), start.masks, &self.allowed)
+            * count_allowed_on(
+                features,
+                self.n,
+                (self.rows, self.n),
+                start.masks,
+                &self.allowed,
+            )
     }
 }
 
@@ -551,7 +570,15 @@ fn walk_starts(n: u32, allowed: &RowMasks, halved: Option<u32>, rows: u32, out: 
             } else {
                 weight
             };
-            go(n, allowed, halved, (row + 1, rows), masks.place(bit), weight, out);
+            go(
+                n,
+                allowed,
+                halved,
+                (row + 1, rows),
+                masks.place(bit),
+                weight,
+                out,
+            );
         }
     }
     go(n, allowed, halved, (0, rows), Masks::EMPTY, 1, out);
@@ -649,10 +676,20 @@ mod tests {
             .filter(|s| !given.iter().any(|g| g.row == s.row))
             .collect();
         match rng.below(3) {
-            0 => blocked.extend(blocked.clone().iter().map(|s| Square::new(s.row, n - 1 - s.col))),
+            0 => blocked.extend(
+                blocked
+                    .clone()
+                    .iter()
+                    .map(|s| Square::new(s.row, n - 1 - s.col)),
+            ),
             1 => {
                 given.retain(|g| 2 * g.row + 1 == n);
-                blocked.extend(blocked.clone().iter().map(|s| Square::new(n - 1 - s.row, s.col)));
+                blocked.extend(
+                    blocked
+                        .clone()
+                        .iter()
+                        .map(|s| Square::new(n - 1 - s.row, s.col)),
+                );
             }
             _ => {}
         }
@@ -667,7 +704,11 @@ mod tests {
             let n = 1 + rng.below(8);
             let problem = random_problem(&mut rng, n);
             let want = brute_force(&problem);
-            assert_eq!(problem.count(), want.len() as u128, "case {case}: {problem:?}");
+            assert_eq!(
+                problem.count(),
+                want.len() as u128,
+                "case {case}: {problem:?}"
+            );
             let mut listed = Vec::new();
             problem.for_each_completion(|b| {
                 listed.push(b.to_vec());
@@ -698,7 +739,11 @@ mod tests {
         for n in 1..=13 {
             let row = n / 3;
             let total: u128 = (0..n)
-                .map(|col| Problem::new(n, [Square::new(row, col)], []).unwrap().count())
+                .map(|col| {
+                    Problem::new(n, [Square::new(row, col)], [])
+                        .unwrap()
+                        .count()
+                })
                 .sum();
             assert_eq!(total, SOLUTIONS[n as usize], "n = {n}");
         }
@@ -737,7 +782,11 @@ mod tests {
     fn classes_under_the_whole_group_are_a002562() {
         for n in 1..=10 {
             let problem = Problem::empty(n).unwrap();
-            assert_eq!(problem.count_classes(), crate::known::A002562[n as usize - 1], "n = {n}");
+            assert_eq!(
+                problem.count_classes(),
+                crate::known::A002562[n as usize - 1],
+                "n = {n}"
+            );
         }
     }
 
@@ -751,7 +800,8 @@ mod tests {
             let n = 1 + rng.below(8);
             let problem = random_problem(&mut rng, n);
             let group = problem.symmetries();
-            let mut left: std::collections::BTreeSet<_> = brute_force(&problem).into_iter().collect();
+            let mut left: std::collections::BTreeSet<_> =
+                brute_force(&problem).into_iter().collect();
             let mut orbits = 0u128;
             while let Some(board) = left.pop_first() {
                 for t in &group {
@@ -779,12 +829,25 @@ mod tests {
             ("..\n...\n", "line 2: 3 squares where the first row has 2"),
             ("Q.\n..\n..\n", "line 3: row 3 of a board of 2"),
             ("Q.\n", "line 1: 1 rows for a board of 2: it needs 2"),
-            ("Q*\n..\n", "line 1: '*' is not a square: expected Q, x or ."),
-            ("QQ\n..\n", "given queens 1:1 and 1:2 share row 1: one queen a row"),
+            (
+                "Q*\n..\n",
+                "line 1: '*' is not a square: expected Q, x or .",
+            ),
+            (
+                "QQ\n..\n",
+                "given queens 1:1 and 1:2 share row 1: one queen a row",
+            ),
         ] {
             let err = Problem::from_board(text).unwrap_err().to_string();
             assert!(err.ends_with(why), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn a_stopped_count_gives_no_total() {
+        let problem = Problem::empty(12).unwrap();
+        assert_eq!(problem.count_until(&AtomicBool::new(true)), None);
+        assert_eq!(problem.count_until(&AtomicBool::new(false)), Some(14_200));
     }
 
     #[test]
@@ -803,7 +866,10 @@ mod tests {
             "given queen 9:2 is off the board: rows and columns run from 1 to 8"
         );
         let err = Problem::new(8, [Square::new(2, 1), Square::new(2, 5)], []).unwrap_err();
-        assert_eq!(err.to_string(), "given queens 3:2 and 3:6 share row 3: one queen a row");
+        assert_eq!(
+            err.to_string(),
+            "given queens 3:2 and 3:6 share row 3: one queen a row"
+        );
         let err = Problem::new(8, [Square::new(2, 1)], [Square::new(2, 1)]).unwrap_err();
         assert_eq!(err.to_string(), "given queen 3:2 is on a blocked square");
         assert!(Problem::empty(0).is_err());

@@ -164,7 +164,9 @@ fn rules(path: &str, value: &Value, problems: &mut Vec<String>) {
                     problems.push(format!("{at}: a duration whose name does not end in _secs"));
                 }
                 let seconds = |v: &Value| v.is_number() || v.is_null();
-                let durations = field.as_array().is_some_and(|items| items.iter().all(seconds));
+                let durations = field
+                    .as_array()
+                    .is_some_and(|items| items.iter().all(seconds));
                 if name.ends_with("_secs") && !(seconds(field) || durations) {
                     problems.push(format!("{at}: a duration that is not a number: {field}"));
                 }
