@@ -21,6 +21,7 @@ mod files;
 mod form;
 mod plan;
 mod pool;
+mod problem;
 mod runner;
 
 use std::path::PathBuf;
@@ -285,6 +286,7 @@ fn _queens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<construction::Construction>()?;
     m.add_class::<plan::Plan>()?;
     m.add_class::<plan::Unit>()?;
+    m.add_class::<problem::Problem>()?;
     let engines: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
     m.add("ENGINES", PyTuple::new(m.py(), engines)?)?;
     m.add("MAX_N", MAX_N)?;

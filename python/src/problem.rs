@@ -1,0 +1,287 @@
+//! `Problem`: a board with queens given and squares blocked (the library's
+//! [`queens::Problem`]), its completions counted, found and listed.
+//!
+//! Rows and columns are counted from 0, as everywhere in the package; the
+//! library's own messages count from 1 (as the command line does), so the
+//! errors of the constraints are phrased here again.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use queens::{MAX_N, Square};
+
+use crate::errors::{InputError, QueensError, board_size, to_py};
+use crate::pool;
+
+/// How long the calling thread naps between two looks for Ctrl-C.
+const NAP: Duration = Duration::from_millis(50);
+
+/// An n-queens problem: an ``n`` x ``n`` board whose solutions must hold
+/// the ``given`` queens and leave the ``blocked`` squares empty (the
+/// n-Queens Completion and Blocked n-Queens problems).
+///
+/// ``given`` is a dict ``{row: column}`` or pairs ``(row, column)``;
+/// ``blocked`` is pairs. Rows and columns count from 0. A square off the
+/// board, two given queens in one row, or a given queen on a blocked
+/// square raise ``InputError``; given queens that attack each other make a
+/// problem without completion (``conflict`` names them, ``count()`` is 0).
+///
+/// >>> p = queens.Problem(8, given={0: 0})
+/// >>> p.count()
+/// 4
+/// >>> p.one()
+/// (0, 4, 7, 5, 2, 6, 1, 3)
+/// >>> p.symmetries
+/// ('identity', 'transpose')
+/// >>> queens.Problem(8).count_classes()
+/// 12
+#[pyclass(module = "queens", frozen, eq, hash)]
+#[derive(PartialEq, Eq, Hash)]
+pub struct Problem {
+    inner: queens::Problem,
+}
+
+/// `(row, column)` pairs from a dict `{row: column}` or an iterable of
+/// pairs.
+fn squares(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Vec<(i64, i64)>> {
+    let Some(value) = value else {
+        return Ok(Vec::new());
+    };
+    if let Ok(dict) = value.cast::<PyDict>() {
+        return dict
+            .iter()
+            .map(|(r, c)| Ok((r.extract()?, c.extract()?)))
+            .collect();
+    }
+    let mut pairs = Vec::new();
+    for item in value.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a dict {{row: column}} or (row, column) pairs"
+        ))
+    })? {
+        let item = item?;
+        let pair: (i64, i64) = item.extract().map_err(|_| {
+            PyTypeError::new_err(format!("{what}: {item} is not a (row, column) pair"))
+        })?;
+        pairs.push(pair);
+    }
+    Ok(pairs)
+}
+
+/// The squares of `pairs` on an `n`-board, or `InputError` naming the
+/// first that is off it.
+fn on_board(pairs: &[(i64, i64)], n: u32, what: &str) -> PyResult<Vec<Square>> {
+    pairs
+        .iter()
+        .map(|&(row, col)| {
+            let fits = |x: i64| u32::try_from(x).ok().filter(|&x| x < n);
+            match (fits(row), fits(col)) {
+                (Some(r), Some(c)) => Ok(Square::new(r, c)),
+                _ => Err(InputError::new_err(format!(
+                    "{what} ({row}, {col}) is off the board: rows and columns run from 0 to {}",
+                    n - 1
+                ))),
+            }
+        })
+        .collect()
+}
+
+fn pair(square: Square) -> (u32, u32) {
+    (square.row, square.col)
+}
+
+#[pymethods]
+impl Problem {
+    #[new]
+    #[pyo3(signature = (n, given = None, blocked = None))]
+    fn new(
+        n: &Bound<'_, PyAny>,
+        given: Option<&Bound<'_, PyAny>>,
+        blocked: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let n = board_size(n, "a problem", MAX_N)?;
+        let given = on_board(&squares(given, "given")?, n, "given queen")?;
+        let blocked = on_board(&squares(blocked, "blocked")?, n, "blocked square")?;
+        let mut rows = given.clone();
+        rows.sort_unstable();
+        if let Some(two) = rows.windows(2).find(|two| two[0].row == two[1].row) {
+            return Err(InputError::new_err(format!(
+                "given queens ({0}, {1}) and ({0}, {2}) share row {0}: one queen a row",
+                two[0].row, two[0].col, two[1].col
+            )));
+        }
+        if let Some(q) = given.iter().find(|q| blocked.contains(q)) {
+            return Err(InputError::new_err(format!(
+                "given queen ({}, {}) is on a blocked square",
+                q.row, q.col
+            )));
+        }
+        let inner = queens::Problem::new(n, given, blocked).map_err(to_py)?;
+        Ok(Self { inner })
+    }
+
+    /// A problem read from a partial board: a line a row, ``Q`` for a
+    /// given queen, ``x`` for a blocked square, ``.`` for a free one;
+    /// blank lines and ``#`` comments skipped.
+    ///
+    /// >>> print(queens.Problem.from_board(".Q..\nx...\n....\n....\n").count())
+    /// 1
+    #[staticmethod]
+    fn from_board(text: &str) -> PyResult<Self> {
+        let inner = queens::Problem::from_board(text)
+            .map_err(|err| crate::errors::BoardFormatError::new_err(err.to_string()))?;
+        Ok(Self { inner })
+    }
+
+    /// The board size.
+    #[getter]
+    fn n(&self) -> u32 {
+        self.inner.n()
+    }
+
+    /// The given queens as a dict ``{row: column}``.
+    #[getter]
+    fn given<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for q in self.inner.given() {
+            dict.set_item(q.row, q.col)?;
+        }
+        Ok(dict)
+    }
+
+    /// The blocked squares as sorted ``(row, column)`` pairs.
+    #[getter]
+    fn blocked(&self) -> Vec<(u32, u32)> {
+        self.inner.blocked().iter().copied().map(pair).collect()
+    }
+
+    /// The symmetries of the square that map the problem onto itself (its
+    /// given queens onto given queens, its blocked squares onto blocked
+    /// ones), by name: all eight for an empty board, ``('identity',)`` in
+    /// general.
+    #[getter]
+    fn symmetries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let names: Vec<String> = self
+            .inner
+            .symmetries()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        PyTuple::new(py, names)
+    }
+
+    /// The first two given queens that attack each other, as a pair of
+    /// ``(row, column)`` pairs, or ``None``.
+    #[getter]
+    fn conflict(&self) -> Option<((u32, u32), (u32, u32))> {
+        self.inner.conflict().map(|(a, b)| (pair(a), pair(b)))
+    }
+
+    /// The number of completions: the solutions that hold every given
+    /// queen and no queen on a blocked square. Counted with the GIL
+    /// released, on ``threads`` threads (by default the package's pool);
+    /// Ctrl-C stops it.
+    #[pyo3(signature = (*, threads = None))]
+    fn count(&self, py: Python<'_>, threads: Option<usize>) -> PyResult<u128> {
+        let pool = pool::for_call(py, threads)?;
+        let stop = AtomicBool::new(false);
+        let waiter = thread::current();
+        let done = AtomicBool::new(false);
+        thread::scope(|scope| {
+            let worker = scope.spawn(|| {
+                let count = pool.install(|| self.inner.count_until(&stop));
+                done.store(true, Ordering::Release);
+                waiter.unpark();
+                count
+            });
+            let mut stopped = None;
+            while !done.load(Ordering::Acquire) {
+                py.detach(|| thread::park_timeout(NAP));
+                if stopped.is_none()
+                    && let Err(err) = py.check_signals()
+                {
+                    stop.store(true, Ordering::Relaxed);
+                    stopped = Some(err);
+                }
+            }
+            let count = py.detach(|| worker.join()).map_err(|_| {
+                QueensError::new_err(
+                    "internal error: the count's thread panicked (please report it)",
+                )
+            })?;
+            match (stopped, count) {
+                (Some(err), _) => Err(err),
+                (None, Some(count)) => Ok(count),
+                (None, None) => Err(QueensError::new_err(
+                    "internal error: a count stopped unasked",
+                )),
+            }
+        })
+    }
+
+    /// The completions up to the problem's own symmetries: each class of
+    /// completions that ``symmetries`` maps onto each other counted once
+    /// (OEIS A002562 for an empty board). Lists every completion: for
+    /// small boards.
+    fn count_classes(&self, py: Python<'_>) -> u128 {
+        py.detach(|| self.inner.count_classes())
+    }
+
+    /// The first completion in lexicographic order as a tuple of each
+    /// row's column, or ``None`` when there is none. A search, not a
+    /// formula: on a large, tightly constrained board it may take time.
+    fn one<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let found = py.detach(|| self.inner.first_completion());
+        found.map(|board| PyTuple::new(py, board)).transpose()
+    }
+
+    /// Every completion, in lexicographic order, as tuples; at most
+    /// ``limit`` of them when given.
+    #[pyo3(signature = (*, limit = None))]
+    fn solutions<'py>(
+        &self,
+        py: Python<'py>,
+        limit: Option<usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let limit = limit.unwrap_or(usize::MAX);
+        let boards = py.detach(|| {
+            let mut boards = Vec::new();
+            if limit > 0 {
+                self.inner.for_each_completion(|board| {
+                    boards.push(board.to_vec());
+                    boards.len() < limit
+                });
+            }
+            boards
+        });
+        let tuples = boards
+            .into_iter()
+            .map(|board| PyTuple::new(py, board))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, tuples)
+    }
+
+    /// The partial board: ``Q`` given, ``x`` blocked, ``.`` free.
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        let given: Vec<String> = (self.inner.given().iter())
+            .map(|q| format!("{}: {}", q.row, q.col))
+            .collect();
+        let blocked: Vec<String> = (self.inner.blocked().iter())
+            .map(|s| format!("({}, {})", s.row, s.col))
+            .collect();
+        format!(
+            "Problem({}, given={{{}}}, blocked=[{}])",
+            self.inner.n(),
+            given.join(", "),
+            blocked.join(", ")
+        )
+    }
+}
