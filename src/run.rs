@@ -16,7 +16,7 @@
 use crate::journal::Journal;
 #[cfg(all(feature = "files", unix))]
 use crate::shard::Prepared;
-use crate::{Count, CountJob, Counter, Error, Flow, Observer, Plan, UnitDone};
+use crate::{Count, Counter, Error, Flow, Observer, Plan, Selection, UnitDone};
 
 /// A count of some units of a plan, with what keeps it across
 /// interruptions and machines.
@@ -36,7 +36,7 @@ use crate::{Count, CountJob, Counter, Error, Flow, Observer, Plan, UnitDone};
 #[must_use]
 pub struct Run<'a> {
     plan: &'a Plan,
-    job: CountJob,
+    job: Selection,
     counter: Counter<'a>,
     #[cfg(all(feature = "files", unix))]
     journal: Option<&'a Journal>,
@@ -47,7 +47,7 @@ pub struct Run<'a> {
 impl<'a> Run<'a> {
     /// A run of the units `selection` ([`Plan::select`],
     /// [`Plan::select_all`]) of `plan`, on every core, reporting to no one.
-    pub fn new(plan: &'a Plan, selection: CountJob) -> Self {
+    pub fn new(plan: &'a Plan, selection: Selection) -> Self {
         Self {
             plan,
             job: selection,
@@ -73,7 +73,7 @@ impl<'a> Run<'a> {
     }
 
     /// The selection with what the journal holds taken out.
-    fn resumed_job(&self) -> CountJob {
+    fn resumed_job(&self) -> Selection {
         #[cfg(all(feature = "files", unix))]
         if let Some(journal) = self.journal {
             return self.job.clone().resume(journal.done().iter().copied());

@@ -14,7 +14,7 @@ use super::plan::threads_of;
 use super::run::{self, Observer, Runner};
 use super::{Config, Engine, Executor, Plan, PlanHash};
 use crate::error::MAX_THREADS;
-use crate::{CountJob, Error};
+use crate::{Error, Selection};
 
 /// The outcome of a count: of the whole plan, or of the units asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -262,7 +262,7 @@ impl<'a> Counter<'a> {
     /// was made, less the units resumed from a journal) has left, and adds
     /// the resumed units: the count's one path to the runner, for
     /// [`run_plan`](Self::run_plan) and [`crate::Run`].
-    pub(crate) fn run_job(&self, plan: &Plan, job: &CountJob) -> Result<Count, Error> {
+    pub(crate) fn run_job(&self, plan: &Plan, job: &Selection) -> Result<Count, Error> {
         if plan.n() != self.n || self.engine.is_some_and(|e| e != plan.engine()) {
             return Err(Error::OtherPlan {
                 n: self.n,
