@@ -60,8 +60,9 @@ impl<'a> Run<'a> {
     }
 
     /// Count as `counter` says: its threads or pool, config, executor,
-    /// observer and cancel flag (its units are the selection's, not its
-    /// own).
+    /// observer and cancel flag. The units are the selection's: a counter
+    /// with [units](Counter::units) of its own is refused when the run
+    /// counts ([`Error::RunUnits`]), as is one for another plan.
     pub fn counter(self, counter: Counter<'a>) -> Self {
         Self { counter, ..self }
     }
@@ -113,8 +114,12 @@ impl Run<'_> {
     /// # Errors
     /// As [`Counter::run_plan`]; [`Error::Io`] when the journal cannot be
     /// synced or the shard's result written (what finished is in the
-    /// journal, and the next run resumes from it); an observer's error.
+    /// journal, and the next run resumes from it); an observer's error;
+    /// [`Error::RunUnits`] for a counter with units of its own.
     pub fn count(self) -> Result<Count, Error> {
+        if self.counter.has_units() {
+            return Err(Error::RunUnits);
+        }
         let job = self.resumed_job();
         let watcher = self.counter.watcher();
         #[cfg(all(feature = "files", unix))]
