@@ -231,6 +231,21 @@ pub enum Error {
         /// The plan's engine.
         plan_engine: &'static str,
     },
+    /// A [`crate::Counter`] given hardware options (its own or its
+    /// config's) other than those of the plan it is to count: the plan's
+    /// are what its units count with, so the count's would be ignored.
+    #[error(
+        "the plan was built with other options than the count was given: build the plan with \
+         the count's options, or give the count none"
+    )]
+    OtherOptions,
+    /// A [`crate::Run`] given a counter with units of its own: a run
+    /// counts its selection's units, so those would be ignored.
+    #[error(
+        "a run counts the units of its selection (Plan::select), not its counter's: drop \
+         Counter::units"
+    )]
+    RunUnits,
 }
 
 impl Error {

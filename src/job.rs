@@ -2,9 +2,10 @@
 //!
 //! A run asks for some units of a [`Plan`] (all of them, a `--units` list,
 //! a shard's share); a journal may already hold some of those from an
-//! earlier, interrupted run. A [`CountJob`] is that request resolved once:
-//! the units asked for, checked once when it is made ([`Plan::select`]),
-//! those resumed with their counts, and those [`left`](CountJob::left) to
+//! earlier, interrupted run. A [`Selection`] is that request resolved once:
+//! the units asked for, checked once when it is made ([`Plan::select`],
+//! [`Plan::select_all`]: the only ways to make one),
+//! those resumed with their counts, and those [`left`](Selection::left) to
 //! count. When the counting is done, the resumed and the new counts are
 //! put together, and no total is given as finished unless every unit asked
 //! for is there exactly once.
@@ -18,9 +19,10 @@ use sha2::{Digest, Sha256};
 use crate::{Error, Plan};
 
 /// The units of one plan that a run must count: asked for, resumed from a
-/// journal, and left.
+/// journal, and left. Made by [`Plan::select`] or [`Plan::select_all`];
+/// counted by a [`crate::Run`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CountJob {
+pub struct Selection {
     /// The plan's number of units.
     plan_units: usize,
     /// Every unit asked for, in the order given.
@@ -41,21 +43,21 @@ impl Plan {
     /// # Errors
     /// [`Error::Unit`] for an id the plan does not have,
     /// [`Error::DuplicateUnit`] for an id given twice.
-    pub fn select(&self, ids: &[u32]) -> Result<CountJob, Error> {
-        CountJob::units(self, ids)
+    pub fn select(&self, ids: &[u32]) -> Result<Selection, Error> {
+        Selection::units(self, ids)
     }
 
     /// Every unit of this plan.
     #[must_use]
-    pub fn select_all(&self) -> CountJob {
-        CountJob::whole(self)
+    pub fn select_all(&self) -> Selection {
+        Selection::whole(self)
     }
 }
 
-impl CountJob {
+impl Selection {
     /// Every unit of `plan`.
     #[must_use]
-    pub fn whole(plan: &Plan) -> Self {
+    pub(crate) fn whole(plan: &Plan) -> Self {
         let target: Vec<u32> = (0..plan.len() as u32).collect();
         Self {
             plan_units: plan.len(),
@@ -71,7 +73,7 @@ impl CountJob {
     /// # Errors
     /// [`Error::Unit`] for an id the plan does not have,
     /// [`Error::DuplicateUnit`] for an id given twice.
-    pub fn units(plan: &Plan, ids: &[u32]) -> Result<Self, Error> {
+    pub(crate) fn units(plan: &Plan, ids: &[u32]) -> Result<Self, Error> {
         plan.check_ids(ids)?;
         Ok(Self {
             plan_units: plan.len(),
@@ -167,7 +169,7 @@ impl CountJob {
     }
 }
 
-impl CountJob {
+impl Selection {
     /// The resumed counts and `counted` (of [`left`](Self::left), in id
     /// order) as one list in id order: checked by
     /// [`combine`](Self::combine) when every unit asked for is there, as
@@ -220,7 +222,7 @@ mod tests {
     #[test]
     fn a_resumed_job_counts_only_what_is_left() {
         let plan = plan();
-        let job = CountJob::units(&plan, &[5, 1, 3]).unwrap();
+        let job = Selection::units(&plan, &[5, 1, 3]).unwrap();
         // Unit 7 is in the journal but not asked for: ignored.
         let job = job.resume([(3, 30), (7, 70)]);
         assert_eq!(job.left(), [5, 1]);
@@ -233,7 +235,7 @@ mod tests {
     #[test]
     fn a_total_is_only_given_whole() {
         let plan = plan();
-        let job = CountJob::whole(&plan).resume([(0, 4)]);
+        let job = Selection::whole(&plan).resume([(0, 4)]);
         assert_eq!(job.left().len(), plan.len() - 1);
         let missing_one: Vec<(u32, u128)> = job.left()[1..].iter().map(|&id| (id, 1)).collect();
         assert!(matches!(
@@ -252,11 +254,11 @@ mod tests {
         let plan = plan();
         let past = plan.len() as u32;
         assert!(matches!(
-            CountJob::units(&plan, &[0, past]),
+            Selection::units(&plan, &[0, past]),
             Err(Error::Unit { id, .. }) if id == past
         ));
         assert!(matches!(
-            CountJob::units(&plan, &[2, 4, 2]),
+            Selection::units(&plan, &[2, 4, 2]),
             Err(Error::DuplicateUnit(2))
         ));
     }

@@ -103,7 +103,7 @@ pub use estimate::{
     Estimate, Overrun, Projection, STRATA, Sample, estimate, human_duration, project,
 };
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
-pub use job::{CountJob, sample_units};
+pub use job::{Selection, sample_units};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
 pub use problem::{Problem, Square};

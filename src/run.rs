@@ -16,7 +16,7 @@
 use crate::journal::Journal;
 #[cfg(all(feature = "files", unix))]
 use crate::shard::Prepared;
-use crate::{Count, CountJob, Counter, Error, Flow, Observer, Plan, UnitDone};
+use crate::{Count, Counter, Error, Flow, Observer, Plan, Selection, UnitDone};
 
 /// A count of some units of a plan, with what keeps it across
 /// interruptions and machines.
@@ -36,7 +36,7 @@ use crate::{Count, CountJob, Counter, Error, Flow, Observer, Plan, UnitDone};
 #[must_use]
 pub struct Run<'a> {
     plan: &'a Plan,
-    job: CountJob,
+    job: Selection,
     counter: Counter<'a>,
     #[cfg(all(feature = "files", unix))]
     journal: Option<&'a Journal>,
@@ -47,7 +47,7 @@ pub struct Run<'a> {
 impl<'a> Run<'a> {
     /// A run of the units `selection` ([`Plan::select`],
     /// [`Plan::select_all`]) of `plan`, on every core, reporting to no one.
-    pub fn new(plan: &'a Plan, selection: CountJob) -> Self {
+    pub fn new(plan: &'a Plan, selection: Selection) -> Self {
         Self {
             plan,
             job: selection,
@@ -60,8 +60,9 @@ impl<'a> Run<'a> {
     }
 
     /// Count as `counter` says: its threads or pool, config, executor,
-    /// observer and cancel flag (its units are the selection's, not its
-    /// own).
+    /// observer and cancel flag. The units are the selection's: a counter
+    /// with [units](Counter::units) of its own is refused when the run
+    /// counts ([`Error::RunUnits`]), as is one for another plan.
     pub fn counter(self, counter: Counter<'a>) -> Self {
         Self { counter, ..self }
     }
@@ -73,7 +74,7 @@ impl<'a> Run<'a> {
     }
 
     /// The selection with what the journal holds taken out.
-    fn resumed_job(&self) -> CountJob {
+    fn resumed_job(&self) -> Selection {
         #[cfg(all(feature = "files", unix))]
         if let Some(journal) = self.journal {
             return self.job.clone().resume(journal.done().iter().copied());
@@ -113,8 +114,12 @@ impl Run<'_> {
     /// # Errors
     /// As [`Counter::run_plan`]; [`Error::Io`] when the journal cannot be
     /// synced or the shard's result written (what finished is in the
-    /// journal, and the next run resumes from it); an observer's error.
+    /// journal, and the next run resumes from it); an observer's error;
+    /// [`Error::RunUnits`] for a counter with units of its own.
     pub fn count(self) -> Result<Count, Error> {
+        if self.counter.has_units() {
+            return Err(Error::RunUnits);
+        }
         let job = self.resumed_job();
         let watcher = self.counter.watcher();
         #[cfg(all(feature = "files", unix))]

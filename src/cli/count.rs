@@ -17,7 +17,7 @@ use anyhow::Context;
 use queens::journal::Journal;
 use queens::shard::{Prepared, ShardFile, ShardId, Task};
 use queens::{
-    Algorithm, Config, Count, CountJob, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Plan, Run,
+    Algorithm, Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Plan, Run, Selection,
     count_with, known,
 };
 use rayon::ThreadPool;
@@ -170,7 +170,7 @@ struct Request<'a> {
 struct Ready {
     plan: Plan,
     /// The units asked for.
-    job: CountJob,
+    job: Selection,
     journal: Option<Journal>,
     /// When building the plan began: the long-count warning counts from
     /// there, as `estimate` does.
@@ -502,7 +502,7 @@ impl<'a> Request<'a> {
     fn count_plan(
         &self,
         plan: &Plan,
-        job: CountJob,
+        job: Selection,
         journal: Option<&Journal>,
         shard: Option<&Prepared>,
         pool: &ThreadPool,

@@ -14,7 +14,7 @@ use super::plan::threads_of;
 use super::run::{self, Observer, Runner};
 use super::{Config, Engine, Executor, Plan, PlanHash};
 use crate::error::MAX_THREADS;
-use crate::{CountJob, Error};
+use crate::{Error, Selection};
 
 /// The outcome of a count: of the whole plan, or of the units asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +74,14 @@ impl Count {
 /// takes a `rayon::ThreadPool`, which ties this API to rayon 1.x; a program
 /// that shares its own pool with the count gets one set of threads.
 ///
+/// No setting is ignored. Where the units run is said once: the last of
+/// [`threads`](Self::threads), [`pool`](Self::pool) and
+/// [`config`](Self::config) (its [`Config::threads`]) replaces what the
+/// others said. The hardware [`Options`] of a count are its plan's
+/// ([`Plan::options`]): [`run_plan`](Self::run_plan) refuses a plan built
+/// with other options than this builder was given
+/// ([`Error::OtherOptions`]).
+///
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use queens::{Counter, Engine};
@@ -92,7 +100,12 @@ pub struct Counter<'a> {
     n: u32,
     engine: Option<Engine>,
     config: Config,
+    /// Whether `config.options` were given ([`Self::options`],
+    /// [`Self::config`]), rather than the defaults: a plan built with
+    /// others is refused.
+    options_given: bool,
     observer: &'a dyn Observer,
+    /// The caller's pool: when set, `config.threads` is `None`.
     pool: Option<&'a ThreadPool>,
     units: Option<&'a [u32]>,
     cancel: Option<&'a AtomicBool>,
@@ -107,6 +120,7 @@ impl<'a> Counter<'a> {
             n,
             engine: None,
             config: Config::default(),
+            options_given: false,
             observer: &(),
             pool: None,
             units: None,
@@ -124,10 +138,11 @@ impl<'a> Counter<'a> {
     }
 
     /// Count on `threads` threads (0: the default); one counts on the
-    /// calling thread. Ignored when a [`pool`](Self::pool) is given.
+    /// calling thread. Replaces a [`pool`](Self::pool) given before.
     #[must_use]
     pub fn threads(mut self, threads: usize) -> Self {
         self.config.threads = NonZeroUsize::new(threads);
+        self.pool = None;
         self
     }
 
@@ -147,18 +162,25 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// How the count may use the hardware.
+    /// How the count may use the hardware: the options [`run`](Self::run)
+    /// builds its plan with, and those [`run_plan`](Self::run_plan)
+    /// requires of the plan it is given.
     #[must_use]
     pub fn options(mut self, options: Options) -> Self {
         self.config.options = options;
+        self.options_given = true;
         self
     }
 
-    /// Threads, split, memory limit, executor and options from `config`.
+    /// Threads, split, memory limit, executor and options from `config`,
+    /// all of them: its threads replace a [`pool`](Self::pool) given
+    /// before, and its options are [given](Self::options).
     #[must_use]
     pub fn config(self, config: &Config) -> Self {
         Self {
             config: *config,
+            options_given: true,
+            pool: None,
             ..self
         }
     }
@@ -169,13 +191,14 @@ impl<'a> Counter<'a> {
         Self { observer, ..self }
     }
 
-    /// Count on `pool` (see [`crate::thread_pool`]) rather than a pool of its own.
+    /// Count on `pool` (see [`crate::thread_pool`]) rather than a pool of
+    /// its own: replaces the [`threads`](Self::threads) given before (by
+    /// that or by [`config`](Self::config)).
     #[must_use]
-    pub fn pool(self, pool: &'a ThreadPool) -> Self {
-        Self {
-            pool: Some(pool),
-            ..self
-        }
+    pub fn pool(mut self, pool: &'a ThreadPool) -> Self {
+        self.config.threads = None;
+        self.pool = Some(pool);
+        self
     }
 
     /// Count only the units `ids` of the plan.
@@ -237,11 +260,14 @@ impl<'a> Counter<'a> {
 
     /// Counts the units of `plan` (built by [`plan`](Self::plan) or
     /// [`Plan::new`] for this builder's `n` and engine), with the options
-    /// the plan was built with.
+    /// the plan was built with ([`Plan::options`]).
     ///
     /// # Errors
     /// As [`run`](Self::run), without the plan's; [`Error::OtherPlan`] when
     /// the plan is not for this builder's `n` or named engine;
+    /// [`Error::OtherOptions`] when this builder was given
+    /// [options](Self::options) (or a [config](Self::config)) other than
+    /// the plan's;
     /// [`Error::Memory`] when the config's memory limit is below the
     /// count's [estimate](Plan::count_memory); [`Error::Gpu`] when the GPU
     /// is asked for and cannot count this plan or is not there.
@@ -253,6 +279,11 @@ impl<'a> Counter<'a> {
         self.run_job(plan, &job)
     }
 
+    /// Whether [`units`](Self::units) were given.
+    pub(crate) fn has_units(&self) -> bool {
+        self.units.is_some()
+    }
+
     /// The observer each finished unit goes to.
     pub(crate) fn watcher(&self) -> &'a dyn Observer {
         self.observer
@@ -262,7 +293,7 @@ impl<'a> Counter<'a> {
     /// was made, less the units resumed from a journal) has left, and adds
     /// the resumed units: the count's one path to the runner, for
     /// [`run_plan`](Self::run_plan) and [`crate::Run`].
-    pub(crate) fn run_job(&self, plan: &Plan, job: &CountJob) -> Result<Count, Error> {
+    pub(crate) fn run_job(&self, plan: &Plan, job: &Selection) -> Result<Count, Error> {
         if plan.n() != self.n || self.engine.is_some_and(|e| e != plan.engine()) {
             return Err(Error::OtherPlan {
                 n: self.n,
@@ -270,6 +301,9 @@ impl<'a> Counter<'a> {
                 plan_n: plan.n(),
                 plan_engine: plan.engine().name(),
             });
+        }
+        if self.options_given && self.config.options != *plan.options() {
+            return Err(Error::OtherOptions);
         }
         if let Some(t) = self.config.threads.filter(|t| t.get() > MAX_THREADS) {
             return Err(Error::Threads(t.get()));

@@ -335,6 +335,37 @@ mod tests {
         assert_eq!(Counter::new(10).run_plan(&plan).unwrap().solutions, 724);
     }
 
+    /// See: issue 34 (`run_plan` ignored the counter's options, and
+    /// `threads` was ignored once a pool was given). Options other than
+    /// the plan's are refused, the same or none are not; the last of
+    /// `threads` and `pool` decides where the units run.
+    #[test]
+    fn no_setting_of_a_counter_is_ignored() {
+        let portable = Options::default().with_simd(Simd::PORTABLE);
+        let plan = Plan::new(10, Engine::Mirror, &Config::default()).unwrap();
+        let other = Counter::new(10).options(portable).run_plan(&plan);
+        assert_eq!(other, Err(Error::OtherOptions));
+        let config = Config::default().with_options(portable);
+        let other = Counter::new(10).config(&config).run_plan(&plan);
+        assert_eq!(other, Err(Error::OtherOptions));
+        let same = Plan::new(10, Engine::Mirror, &config).unwrap();
+        for counter in [Counter::new(10), Counter::new(10).options(portable)] {
+            assert_eq!(counter.run_plan(&same).unwrap().solutions, 724);
+        }
+        let pool = thread_pool(NonZeroUsize::new(3)).unwrap();
+        let on_pool = Counter::new(10).threads(2).pool(&pool).run().unwrap();
+        assert_eq!(on_pool.threads, 3);
+        let on_one = Counter::new(10).pool(&pool).threads(1).run().unwrap();
+        assert_eq!(on_one.threads, 1);
+        let from_config = Counter::new(10)
+            .pool(&pool)
+            .config(&Config::with_threads(1));
+        assert_eq!(from_config.run().unwrap().threads, 1);
+        let units = Counter::new(10).engine(Engine::Mirror).units(&[0]);
+        let run = crate::Run::new(&plan, plan.select_all()).counter(units);
+        assert_eq!(run.count(), Err(Error::RunUnits));
+    }
+
     /// The engines parse by name, the join's earlier stages do not (they
     /// are no engines: see `queens::internals::join_stage_plan`), and `gpu`
     /// says where it went.
