@@ -44,12 +44,12 @@ pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
 
 /// Counts every size of the request, prints a record for each and writes
 /// `--output`.
-fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
-    let method = request.args.method(request.first);
+fn count(request: &Request) -> anyhow::Result<ExitCode> {
+    let (first, method) = request.first();
     let began = Instant::now();
     let (mut first_plan, mut shard) = (None, None);
     if let (Some(id), Method::Engine(engine)) = (request.shard, method) {
-        let (n, config, out_dir) = (request.first, &request.config, request.out_dir);
+        let (n, config, out_dir) = (first, &request.config, &request.out_dir);
         request.warn_unpublished(n);
         match shard::prepare(n, engine, config, id, out_dir)? {
             (_, Task::Done(file, path)) => return already_done(&file, &path, request),
@@ -63,14 +63,14 @@ fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
     if let Method::Engine(engine) = method {
         let plan = match first_plan {
             Some(plan) => plan,
-            None => request.plan(request.first, engine, &pool)?,
+            None => request.plan(first, engine, &pool)?,
         };
         ready = Some(request.ready(plan, shard.as_ref(), &pool, began)?);
     }
     let mut report = request.report()?;
     let (mut records, mut mismatches) = (Vec::new(), 0);
-    for n in request.first..=request.last {
-        let (record, wrong) = request.count_size(n, ready.take(), shard.as_ref(), &pool)?;
+    for &(n, method) in &request.sizes {
+        let (record, wrong) = request.count_size(n, method, ready.take(), shard.as_ref(), &pool)?;
         report.record(&record)?;
         mismatches += wrong + report_mismatches(&record);
         if request.output.is_some() {
@@ -90,7 +90,7 @@ fn count(request: &Request<'_>) -> anyhow::Result<ExitCode> {
 
 /// A shard whose result is already written: says so, reports it as if
 /// counted (nothing of it is counted again) and succeeds.
-fn already_done(file: &ShardFile, path: &Path, request: &Request<'_>) -> anyhow::Result<ExitCode> {
+fn already_done(file: &ShardFile, path: &Path, request: &Request) -> anyhow::Result<ExitCode> {
     if !matches!(request.style, Style::Quiet) {
         eprintln!(
             "queens: {} already holds shard {}/{}, checked: nothing to count",

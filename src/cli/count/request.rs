@@ -13,7 +13,7 @@ use queens::{Algorithm, Config, DEFAULT_SPLIT_DEPTH, Engine, Executor};
 use super::args::CountArgs;
 use super::records::{Style, count_table};
 use crate::cli::UsageError;
-use crate::cli::args::{Sizes, refuse_engine, refuse_size};
+use crate::cli::args::{Sizes, UnitList, refuse_engine, refuse_size};
 use crate::cli::files::{Input, Output};
 use crate::cli::report::Report;
 
@@ -28,26 +28,41 @@ pub(super) enum Method {
     Ladder(Algorithm),
 }
 
-/// The arguments of one `queens count`, checked and resolved once.
-pub(super) struct Request<'a> {
-    pub(super) args: &'a CountArgs,
-    pub(super) first: u32,
-    pub(super) last: u32,
+/// One `queens count`, checked and resolved once from its arguments:
+/// nothing that counts reads the command line again.
+pub(super) struct Request {
+    /// Each board size to count, in order, with the method that counts it.
+    pub(super) sizes: Vec<(u32, Method)>,
+    /// Threads, split depth, memory limit, executor and the environment's
+    /// options.
     pub(super) config: Config,
     pub(super) style: Style,
+    /// `-q`: no progress bar, no warnings or notes on stderr.
+    pub(super) quiet: bool,
+    /// `--units`: the ids of the units to count, else all of them.
+    pub(super) units: Option<Vec<u32>>,
+    /// `--unique`.
+    pub(super) unique: bool,
+    /// `--cross-check`.
+    pub(super) cross_check: bool,
     /// `--shard`, its index resolved from the scheduler's variable.
     pub(super) shard: Option<ShardId>,
-    pub(super) out_dir: &'a Path,
+    /// `--out-dir`, or `.`.
+    pub(super) out_dir: PathBuf,
+    /// `--checkpoint`.
+    pub(super) checkpoint: Option<PathBuf>,
     /// `--output`, checked against the files this count reads.
     pub(super) output: Option<Output>,
+    /// `--lock-wait`, or its default with `--shard` or without.
     pub(super) lock_wait: Duration,
 }
 
-impl<'a> Request<'a> {
+impl Request {
     /// Checks what clap cannot: refusals are one line and exit 2.
-    pub(super) fn resolve(args: &'a CountArgs) -> anyhow::Result<Self> {
+    pub(super) fn resolve(args: &CountArgs) -> anyhow::Result<Self> {
         let Sizes { first, last } = args.sizes;
-        if let Some(refusal) = args.refusal() {
+        let sizes: Vec<(u32, Method)> = (first..=last).map(|n| (n, args.method(n))).collect();
+        if let Some(refusal) = args.refusal(&sizes) {
             return Err(UsageError(refusal).into());
         }
         let threads = crate::cli::args::threads(args.threads)?;
@@ -65,8 +80,8 @@ impl<'a> Request<'a> {
             Some(Err(line)) => return Err(UsageError(line).into()),
             None => None,
         };
-        let out_dir = args.out_dir.as_deref().unwrap_or(Path::new("."));
-        let inputs = inputs(args, shard, out_dir);
+        let out_dir = args.out_dir.clone().unwrap_or_else(|| PathBuf::from("."));
+        let inputs = inputs(args, shard, &out_dir);
         let inputs: Vec<Input<'_>> = (inputs.iter())
             .map(|(role, path)| Input { role, path })
             .collect();
@@ -102,13 +117,16 @@ impl<'a> Request<'a> {
             .lock_wait
             .unwrap_or(if shard.is_some() { SHARD_LOCK_WAIT } else { 0 });
         Ok(Self {
-            args,
-            first,
-            last,
+            sizes,
             config,
             style,
+            quiet: args.quiet,
+            units: args.units.clone().map(|UnitList(ids)| ids),
+            unique: args.unique,
+            cross_check: args.cross_check,
             shard,
             out_dir,
+            checkpoint: args.checkpoint.clone(),
             output,
             lock_wait: Duration::from_secs(wait),
         })
@@ -126,7 +144,18 @@ impl<'a> Request<'a> {
 
     /// The journal's path: `--checkpoint`, or the shard's beside its result.
     pub(super) fn journal_path<'p>(&'p self, shard: Option<&'p Prepared>) -> Option<&'p Path> {
-        (self.args.checkpoint.as_deref()).or(shard.map(|s| s.journal.as_path()))
+        (self.checkpoint.as_deref()).or(shard.map(|s| s.journal.as_path()))
+    }
+
+    /// The first size and its method: the only one, for the options of
+    /// one plan (`--units`, `--checkpoint`, `--shard`).
+    pub(super) fn first(&self) -> (u32, Method) {
+        self.sizes[0]
+    }
+
+    /// Whether the units run on the GPU (`--gpu`).
+    pub(super) fn gpu(&self) -> bool {
+        matches!(self.config.executor, Executor::Gpu)
     }
 }
 
@@ -154,8 +183,8 @@ impl CountArgs {
     /// Why these arguments cannot count, in one line, where clap cannot
     /// tell: a size too big for a slow algorithm, a one-plan option with a
     /// range, an engine or `--gpu` that does not cover a size, a split the
-    /// method would ignore.
-    pub(super) fn refusal(&self) -> Option<String> {
+    /// method (of each size, in `sizes`) would ignore.
+    fn refusal(&self, sizes: &[(u32, Method)]) -> Option<String> {
         let Sizes { first, last } = self.sizes;
         if let Some(refusal) = self
             .algorithm
@@ -185,12 +214,13 @@ impl CountArgs {
         {
             return Some(refusal);
         }
-        self.refuse_split_depth()
+        self.refuse_split_depth(sizes)
     }
 
     /// The method for `n`: the `--algorithm` if one is named, else the
-    /// `--engine`, else the faster engine for `n`.
-    pub(super) fn method(&self, n: u32) -> Method {
+    /// `--engine`, else the faster engine for `n`. Asked once for each
+    /// size, by [`Request::resolve`].
+    fn method(&self, n: u32) -> Method {
         match (self.algorithm, self.engine) {
             (Some(a), _) => Method::Ladder(a),
             (None, Some(e)) => Method::Engine(e),
@@ -202,11 +232,9 @@ impl CountArgs {
     /// Why `--split-depth` is refused: a size of the range is counted by a
     /// method without a split (the join, by choice or by default, or a slow
     /// algorithm), which would ignore it in silence.
-    pub(super) fn refuse_split_depth(&self) -> Option<String> {
+    fn refuse_split_depth(&self, sizes: &[(u32, Method)]) -> Option<String> {
         self.split_depth?;
-        let (n, method) = (self.sizes.first..=self.sizes.last)
-            .map(|n| (n, self.method(n)))
-            .find(|&(_, method)| !method.splits())?;
+        let &(n, method) = sizes.iter().find(|&&(_, method)| !method.splits())?;
         Some(match method {
             Method::Ladder(a) => format!(
                 "--split-depth applies to --algorithm bitmask and parallel only, not {a}: drop it"
@@ -237,7 +265,7 @@ impl CountArgs {
 
 impl Method {
     /// Whether the method's units are cut by `--split-depth`.
-    pub(super) fn splits(self) -> bool {
+    fn splits(self) -> bool {
         match self {
             Self::Engine(e) => matches!(e, Engine::Mirror),
             Self::Ladder(a) => matches!(a, Algorithm::Bitmask | Algorithm::Parallel),

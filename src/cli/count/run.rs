@@ -15,7 +15,6 @@ use rayon::ThreadPool;
 use super::records::Style;
 use super::request::Request;
 use crate::cli::UsageError;
-use crate::cli::args::UnitList;
 use crate::cli::journal::{self, Interrupted};
 use crate::cli::progress::{Long, Progress};
 use crate::cli::signals;
@@ -37,7 +36,7 @@ pub(super) struct Ready {
     pub(super) began: Instant,
 }
 
-impl Request<'_> {
+impl Request {
     /// The plan of the `n`-board, refused before it is built when even
     /// the least its count can take is more memory than there is (see:
     /// issue 32; the join's plan of n = 28 takes minutes, and was refused
@@ -47,8 +46,8 @@ impl Request<'_> {
             .engine(engine)
             .config(&self.config)
             .pool(pool);
-        let floor = match self.args.units.as_ref() {
-            Some(UnitList(ids)) => counter.units(ids).fits_unplanned(),
+        let floor = match &self.units {
+            Some(ids) => counter.units(ids).fits_unplanned(),
             None => counter.fits_unplanned(),
         };
         // Anything else wrong with the plan is said as the plan says it.
@@ -56,7 +55,7 @@ impl Request<'_> {
             return Err(refused.into());
         }
         self.warn_unpublished(n);
-        if !self.args.quiet {
+        if !self.quiet {
             crate::cli::plan::announce(n, engine, &self.config);
         }
         plan_for(n, engine, &self.config)
@@ -66,7 +65,7 @@ impl Request<'_> {
     /// total for it: after the memory check, so that a refusal stays one
     /// line.
     pub(super) fn warn_unpublished(&self, n: u32) {
-        if n > LARGEST_KNOWN && !self.args.quiet {
+        if n > LARGEST_KNOWN && !self.quiet {
             eprintln!(
                 "queens: warning: no total is published for n > {LARGEST_KNOWN}, so nothing will \
                  check this count, and n = {n} may run for years"
@@ -87,8 +86,7 @@ impl Request<'_> {
             .config(&self.config)
             .pool(pool)
             .fits(&plan)?;
-        let ids = (self.args.units.as_ref().map(|UnitList(ids)| ids.as_slice()))
-            .or(shard.map(|s| s.units.as_slice()));
+        let ids = (self.units.as_deref()).or(shard.map(|s| s.units.as_slice()));
         let job = match ids {
             Some(ids) => plan.select(ids).map_err(|e| unit_refusal(&plan, &e))?,
             None => plan.select_all(),
@@ -102,9 +100,9 @@ impl Request<'_> {
                 began,
             });
         };
-        let journal = journal::open(path, &plan, ids, self.lock_wait, self.args.quiet)?;
+        let journal = journal::open(path, &plan, ids, self.lock_wait, self.quiet)?;
         let left = job.clone().resume(journal.done().iter().copied());
-        if left.left().is_empty() && !self.args.quiet {
+        if left.left().is_empty() && !self.quiet {
             eprintln!(
                 "queens: {} holds every unit of this count: the run finished; nothing to count",
                 path.display()
@@ -134,7 +132,7 @@ impl Request<'_> {
         let progress = Progress::new(plan.n(), show);
         // The GPU reports its units a batch at a time, all at once: the
         // first units of a batch would pace a wildly long estimate.
-        if self.args.quiet || self.args.gpu {
+        if self.quiet || self.gpu() {
             return progress;
         }
         let hint = if journaled {
@@ -217,7 +215,7 @@ impl Request<'_> {
 
     /// Says that the shard's result is written.
     pub(super) fn said_shard(&self, plan: &Plan, prepared: &Prepared, count: &Count) {
-        if !self.args.quiet {
+        if !self.quiet {
             eprintln!(
                 "queens: shard {} of n = {}: {} units, subtotal {}, written to {}",
                 prepared.shard,

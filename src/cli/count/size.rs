@@ -16,18 +16,18 @@ use super::run::Ready;
 use crate::cli::report::mismatch;
 use crate::cli::signals;
 
-impl Request<'_> {
-    /// Counts the `n`-board with the method asked for, checks it, and
+impl Request {
+    /// Counts the `n`-board with its `method`, checks it, and
     /// returns its record and how many checks it failed.
     pub(super) fn count_size(
         &self,
         n: u32,
+        method: Method,
         ready: Option<Ready>,
         shard: Option<&Prepared>,
         pool: &ThreadPool,
     ) -> anyhow::Result<(CountRecord, u32)> {
         let started = Instant::now();
-        let method = self.args.method(n);
         let mut record = match method {
             Method::Engine(engine) => {
                 let ready = match ready {
@@ -52,7 +52,7 @@ impl Request<'_> {
         };
         record.elapsed_secs = started.elapsed().as_secs_f64();
         let mut wrong = 0;
-        if self.args.unique {
+        if self.unique {
             let unique = signals::wait(|| queens::unique(n, record.solutions), || {}, || quit(n));
             match unique {
                 Ok(u) => {
@@ -71,7 +71,7 @@ impl Request<'_> {
                 }
             }
         }
-        if self.args.cross_check {
+        if self.cross_check {
             let solutions = record.solutions;
             record.cross_check = signals::wait(
                 || self.cross_check(method, n, pool, solutions),
@@ -142,7 +142,7 @@ impl Request<'_> {
             Method::Ladder(_) => Engine::Join,
         };
         let Some(other) = first.second_opinion(n) else {
-            if !self.args.quiet {
+            if !self.quiet {
                 let join = Engine::Join.range();
                 eprintln!(
                     "queens: warning: no second engine for n = {n} (the join covers {} <= n <= \
