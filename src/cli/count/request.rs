@@ -1,0 +1,274 @@
+//! One `queens count`, resolved once from its arguments: the sizes, the
+//! method of each, the config, the shard, the files; every refusal that
+//! clap cannot make is made here, before anything is counted.
+
+use std::io;
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use queens::shard::{Prepared, ShardFile, ShardId};
+use queens::{Algorithm, Config, DEFAULT_SPLIT_DEPTH, Engine, Executor};
+
+use super::args::CountArgs;
+use super::records::{Style, count_table};
+use crate::cli::UsageError;
+use crate::cli::args::{Sizes, UnitList, refuse_engine, refuse_size};
+use crate::cli::files::{Input, Output};
+use crate::cli::report::Report;
+
+/// How long a shard waits for its journal by default: a task requeued by
+/// SLURM or a replaced pod may start while the old one is still saving.
+const SHARD_LOCK_WAIT: u64 = 60;
+
+/// What counts a board size: one of the engines, or a step of the ladder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Method {
+    Engine(Engine),
+    Ladder(Algorithm),
+}
+
+/// One `queens count`, checked and resolved once from its arguments:
+/// nothing that counts reads the command line again.
+pub(super) struct Request {
+    /// Each board size to count, in order, with the method that counts it.
+    pub(super) sizes: Vec<(u32, Method)>,
+    /// Threads, split depth, memory limit, executor and the environment's
+    /// options.
+    pub(super) config: Config,
+    pub(super) style: Style,
+    /// `-q`: no progress bar, no warnings or notes on stderr.
+    pub(super) quiet: bool,
+    /// `--units`: the ids of the units to count, else all of them.
+    pub(super) units: Option<Vec<u32>>,
+    /// `--unique`.
+    pub(super) unique: bool,
+    /// `--cross-check`.
+    pub(super) cross_check: bool,
+    /// `--shard`, its index resolved from the scheduler's variable.
+    pub(super) shard: Option<ShardId>,
+    /// `--out-dir`, or `.`.
+    pub(super) out_dir: PathBuf,
+    /// `--checkpoint`.
+    pub(super) checkpoint: Option<PathBuf>,
+    /// `--output`, checked against the files this count reads.
+    pub(super) output: Option<Output>,
+    /// `--lock-wait`, or its default with `--shard` or without.
+    pub(super) lock_wait: Duration,
+}
+
+impl Request {
+    /// Checks what clap cannot: refusals are one line and exit 2.
+    pub(super) fn resolve(args: &CountArgs) -> anyhow::Result<Self> {
+        let Sizes { first, last } = args.sizes;
+        let sizes: Vec<(u32, Method)> = (first..=last).map(|n| (n, args.method(n))).collect();
+        if let Some(refusal) = args.refusal(&sizes) {
+            return Err(UsageError(refusal).into());
+        }
+        let threads = crate::cli::args::threads(args.threads)?;
+        if args.gpu {
+            let name = crate::cli::options::find_gpu()?;
+            if !args.quiet && !args.json {
+                eprintln!("queens: counting on {name}");
+            }
+        }
+        let shard = match args
+            .shard
+            .map(|s| s.resolve(|name| std::env::var(name).ok()))
+        {
+            Some(Ok(shard)) => Some(shard),
+            Some(Err(line)) => return Err(UsageError(line).into()),
+            None => None,
+        };
+        let out_dir = args.out_dir.clone().unwrap_or_else(|| PathBuf::from("."));
+        let inputs = inputs(args, shard, &out_dir);
+        let inputs: Vec<Input<'_>> = (inputs.iter())
+            .map(|(role, path)| Input { role, path })
+            .collect();
+        let output = args
+            .output
+            .as_deref()
+            .map(|path| Output::new(path, "--output", &inputs))
+            .transpose()?;
+        let style = if args.json {
+            Style::Json
+        } else if args.quiet {
+            Style::Quiet
+        } else {
+            Style::Human {
+                unique: args.unique,
+            }
+        };
+        let split_depth = args.split_depth.unwrap_or(if shard.is_some() {
+            queens::shard::SPLIT_DEPTH
+        } else {
+            DEFAULT_SPLIT_DEPTH
+        });
+        let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
+            .with_split_depth(split_depth)
+            .with_memory_limit(crate::cli::memory::available()?)
+            .with_executor(if args.gpu {
+                Executor::Gpu
+            } else {
+                Executor::Cpu
+            })
+            .with_options(crate::cli::options::from_env()?);
+        let wait = args
+            .lock_wait
+            .unwrap_or(if shard.is_some() { SHARD_LOCK_WAIT } else { 0 });
+        Ok(Self {
+            sizes,
+            config,
+            style,
+            quiet: args.quiet,
+            units: args.units.clone().map(|UnitList(ids)| ids),
+            unique: args.unique,
+            cross_check: args.cross_check,
+            shard,
+            out_dir,
+            checkpoint: args.checkpoint.clone(),
+            output,
+            lock_wait: Duration::from_secs(wait),
+        })
+    }
+
+    /// The report on stdout, its table's header kept until the first record
+    /// so that a count refused or failed before it leaves stdout empty.
+    pub(super) fn report(&self) -> io::Result<Report> {
+        let mut report = Report::stdout(self.style.form());
+        if let Style::Human { unique } = self.style {
+            report.header(|out| count_table(unique).header(out))?;
+        }
+        Ok(report)
+    }
+
+    /// The journal's path: `--checkpoint`, or the shard's beside its result.
+    pub(super) fn journal_path<'p>(&'p self, shard: Option<&'p Prepared>) -> Option<&'p Path> {
+        (self.checkpoint.as_deref()).or(shard.map(|s| s.journal.as_path()))
+    }
+
+    /// The first size and its method: the only one, for the options of
+    /// one plan (`--units`, `--checkpoint`, `--shard`).
+    pub(super) fn first(&self) -> (u32, Method) {
+        self.sizes[0]
+    }
+
+    /// Whether the units run on the GPU (`--gpu`).
+    pub(super) fn gpu(&self) -> bool {
+        matches!(self.config.executor, Executor::Gpu)
+    }
+}
+
+/// The files this count reads or writes besides `--output`, which must be
+/// none of them: checked when the count starts and again when the result
+/// is written.
+fn inputs(
+    args: &CountArgs,
+    shard: Option<ShardId>,
+    out_dir: &Path,
+) -> Vec<(&'static str, PathBuf)> {
+    let mut inputs = Vec::new();
+    if let Some(journal) = &args.checkpoint {
+        inputs.push(("the journal", journal.clone()));
+    }
+    if let Some(shard) = shard {
+        let result = out_dir.join(ShardFile::file_name(shard.index, shard.of));
+        inputs.push(("the shard's journal", result.with_extension("journal")));
+        inputs.push(("the shard result", result));
+    }
+    inputs
+}
+
+impl CountArgs {
+    /// Why these arguments cannot count, in one line, where clap cannot
+    /// tell: a size too big for a slow algorithm, a one-plan option with a
+    /// range, an engine or `--gpu` that does not cover a size, a split the
+    /// method (of each size, in `sizes`) would ignore.
+    fn refusal(&self, sizes: &[(u32, Method)]) -> Option<String> {
+        let Sizes { first, last } = self.sizes;
+        if let Some(refusal) = self
+            .algorithm
+            .and_then(|a| refuse_size(a, last, self.force))
+        {
+            return Some(refusal);
+        }
+        for (given, flag) in [
+            (self.units.is_some(), "--units counts units"),
+            (self.checkpoint.is_some(), "--checkpoint keeps the units"),
+            (self.shard.is_some(), "--shard counts a share"),
+        ] {
+            if given && first != last {
+                return Some(format!(
+                    "{flag} of one plan: give one board size, not {first}..{last}"
+                ));
+            }
+        }
+        if let Some(refusal) = self
+            .engine
+            .and_then(|e| [first, last].into_iter().find_map(|n| refuse_engine(e, n)))
+        {
+            return Some(refusal);
+        }
+        if self.gpu
+            && let Some(refusal) = crate::cli::options::refuse_gpu(self.engine, first)
+        {
+            return Some(refusal);
+        }
+        self.refuse_split_depth(sizes)
+    }
+
+    /// The method for `n`: the `--algorithm` if one is named, else the
+    /// `--engine`, else the faster engine for `n`. Asked once for each
+    /// size, by [`Request::resolve`].
+    fn method(&self, n: u32) -> Method {
+        match (self.algorithm, self.engine) {
+            (Some(a), _) => Method::Ladder(a),
+            (None, Some(e)) => Method::Engine(e),
+            (None, None) if self.gpu => Method::Engine(crate::cli::options::gpu_engine(n)),
+            (None, None) => Method::Engine(Engine::best_for(n)),
+        }
+    }
+
+    /// Why `--split-depth` is refused: a size of the range is counted by a
+    /// method without a split (the join, by choice or by default, or a slow
+    /// algorithm), which would ignore it in silence.
+    fn refuse_split_depth(&self, sizes: &[(u32, Method)]) -> Option<String> {
+        self.split_depth?;
+        let &(n, method) = sizes.iter().find(|&&(_, method)| !method.splits())?;
+        Some(match method {
+            Method::Ladder(a) => format!(
+                "--split-depth applies to --algorithm bitmask and parallel only, not {a}: drop it"
+            ),
+            Method::Engine(e) if self.gpu && self.engine.is_none() => format!(
+                "--split-depth applies to the mirror engine only, and --gpu counts with the \
+                 {e} engine unless told: add --engine mirror, or drop --split-depth"
+            ),
+            Method::Engine(e) if self.engine.is_some() => format!(
+                "--split-depth applies to the mirror engine only, not {e} (its units \
+                 are fixed by n): drop it, or count with --engine mirror"
+            ),
+            Method::Engine(e) => {
+                let chosen: Vec<u32> = (1..=queens::MAX_N)
+                    .filter(|&m| Engine::best_for(m) == e)
+                    .collect();
+                format!(
+                    "--split-depth applies to the mirror engine only, and n = {n} is counted by \
+                     the {e} engine (the default for {} <= n <= {}): add --engine mirror, or \
+                     drop --split-depth",
+                    chosen.first().unwrap_or(&n),
+                    chosen.last().unwrap_or(&n)
+                )
+            }
+        })
+    }
+}
+
+impl Method {
+    /// Whether the method's units are cut by `--split-depth`.
+    fn splits(self) -> bool {
+        match self {
+            Self::Engine(e) => matches!(e, Engine::Mirror),
+            Self::Ladder(a) => matches!(a, Algorithm::Bitmask | Algorithm::Parallel),
+        }
+    }
+}
