@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Counts n-queens completions two ways, side by side, in one run: `queens
-count N --given ...` and OR-Tools CP-SAT enumerating every solution of the
-usual model (one integer a row, three all-different constraints).
+"""Counts n-queens completions two ways, side by side, in one run: the
+Python package's `queens.Problem(n, given=...).count(threads=1)` and OR-Tools
+CP-SAT (one worker) enumerating every solution of the usual model (one
+integer a row, three all-different constraints).
 
-    python3 -m venv /tmp/cpsat && /tmp/cpsat/bin/pip install ortools
-    cargo build --release
+    python3 -m venv /tmp/cpsat && /tmp/cpsat/bin/pip install ortools ./python
     /tmp/cpsat/bin/python benches/completion-vs-cpsat.py [--seed S] [--limit SECS]
 
 Instances: for n = 12, 14, 16, and n/4 and n/2 given queens, the given
@@ -16,13 +16,12 @@ its time then printed as "> limit". Prints a Markdown table.
 
 import argparse
 import random
-import subprocess
 import sys
 import time
 
 from ortools.sat.python import cp_model
 
-QUEENS = "target/release/queens"
+import queens as queens_package
 
 
 def random_solution(n, rng):
@@ -78,12 +77,10 @@ def cpsat(n, given, limit):
 
 
 def queens(n, given):
-    args = [QUEENS, "count", str(n), "-q", "-j", "1"]
-    if given:
-        args += ["--given", ",".join(f"{r + 1}:{c + 1}" for r, c in given)]
+    problem = queens_package.Problem(n, given=given)
     start = time.perf_counter()
-    out = subprocess.run(args, check=True, capture_output=True, text=True).stdout
-    return int(out.split()[0]), time.perf_counter() - start
+    count = problem.count(threads=1)
+    return count, time.perf_counter() - start
 
 
 def main():
@@ -92,7 +89,7 @@ def main():
     parser.add_argument("--limit", type=float, default=120.0)
     opts = parser.parse_args()
     rng = random.Random(opts.seed)
-    print("| n | given | completions | queens -j 1 (s) | CP-SAT 1 worker (s) | ratio |")
+    print("| n | given (row:col, from 0) | completions | queens, 1 thread (s) | CP-SAT, 1 worker (s) | CP-SAT / queens |")
     print("|---:|---:|---:|---:|---:|---:|")
     for n in (12, 14, 16):
         for k in (0, n // 4, n // 2):
@@ -104,8 +101,8 @@ def main():
             if done and theirs_count != count:
                 sys.exit(f"n={n} given={given}: queens {count}, CP-SAT {theirs_count}")
             shown = f"{theirs:.3f}" if done else f"> {opts.limit:.0f}"
-            ratio = f"{theirs / ours:,.0f}x" if done else f"> {opts.limit / ours:,.0f}x"
-            label = ",".join(f"{r + 1}:{c + 1}" for r, c in given) or "(empty)"
+            ratio = f"{theirs / ours:,.3g}x" if done else f"> {opts.limit / ours:,.3g}x"
+            label = " ".join(f"{r}:{c}" for r, c in given) or "(empty)"
             print(f"| {n} | {label} | {count:,} | {ours:.3f} | {shown} | {ratio} |", flush=True)
 
 
