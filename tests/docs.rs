@@ -129,6 +129,9 @@ fn steady_json(value: &mut serde_json::Value) {
     }
 }
 
+/// The units `queens::human_duration` writes, and `us`.
+const DURATION_UNITS: [&str; 9] = ["ns", "us", "µs", "ms", "s", "min", "h", "days", "years"];
+
 /// One line with what varies taken out; see the module's doc.
 fn normalise(line: &str, dir: &str) -> String {
     let line = line.replace(&format!("{dir}/"), "").replace(dir, ".");
@@ -145,14 +148,16 @@ fn normalise(line: &str, dir: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut tokens = trimmed.split_whitespace().peekable();
     while let Some(token) = tokens.next() {
-        if measured(token) {
+        // A duration (`queens::human_duration`: `470 µs`, `1.23 s`) is a
+        // figure with or without a point, and its unit changes with its size.
+        let unit = |t: &&str| DURATION_UNITS.contains(&t.trim_end_matches([')', ',', ';']));
+        let duration = token.chars().all(|c| c.is_ascii_digit() || c == '.')
+            && tokens.peek().is_some_and(unit);
+        if duration || measured(token) {
             out.push("~");
-            // The unit after a figure changes with its size (ms, s).
-            if tokens
-                .peek()
-                .is_some_and(|unit| ["ns", "us", "µs", "ms", "s"].contains(unit))
-            {
-                tokens.next();
+            if let Some(after) = tokens.next_if(unit) {
+                // What closes the figure stays: `(... to 3.1 ms)`.
+                out.push(after.trim_start_matches(|c: char| c.is_alphabetic()));
             }
         } else if token == "(commit" {
             out.push(token);
@@ -308,6 +313,16 @@ fn the_normaliser_keeps_counts_and_drops_timings() {
     assert_eq!(
         normalise(" 14                365596    13.28 ms        2  ok", dir),
         normalise(" 14   365596   1.2 s   2  ok", dir)
+    );
+    assert_eq!(
+        normalise(
+            "projected time   470 µs (95% interval 10.0 min to 3 h)",
+            dir
+        ),
+        normalise(
+            "projected time   1.23 s (95% interval 12.3 ms to 4.10 days)",
+            dir
+        )
     );
     assert_ne!(
         normalise(" 14   365596   13.28 ms   2  ok", dir),

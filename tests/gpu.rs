@@ -153,7 +153,7 @@ fn the_gpu_runs_the_backtracking_plans_only() {
             Engine::Join,
             "the GPU runs the constellations and mirror engines' plans only",
         ),
-        (3, Engine::Mirror, "n >= 4"),
+        (3, Engine::Mirror, "the GPU counts 4 <= n <= 32: n = 3"),
     ] {
         let err = Counter::new(n)
             .engine(engine)

@@ -199,7 +199,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let workload = match (args.n, args.gpu) {
         (Some(n), true) => {
-            let engine = args.engine.unwrap_or_else(|| super::options::gpu_engine(n));
+            let engine = args.engine.unwrap_or_else(|| Executor::Gpu.engine_for(n));
             Workload::custom(n, Some(engine)).with_executor(Executor::Gpu)
         }
         (Some(n), false) => Workload::custom(n, args.engine),

@@ -26,7 +26,7 @@ use queens::{Algorithm, Config, Counter, Engine, count_with, known, thread_pool}
 
 use super::args::Refusal;
 use super::exit::EXIT_MISMATCH;
-use super::report::{Column, Form, Human, Report, Table, format_duration, mismatch, verdict};
+use super::report::{Column, Form, Human, Report, Table, mismatch, verdict};
 use serde::Serialize;
 
 /// A first run shorter than this is repeated.
@@ -113,7 +113,7 @@ impl Human for StepRecord {
         };
         let speed_up = self.speedup.map_or_else(|| "-".to_owned(), format_ratio);
         let verdict = verdict(self.matches_known, self.known);
-        let time = format_time(Duration::from_secs_f64(secs));
+        let time = queens::human_duration(secs);
         table.row(
             out,
             &[
@@ -252,15 +252,6 @@ fn format_ratio(ratio: f64) -> String {
     }
 }
 
-/// Microseconds below a millisecond: the quick steps differ there.
-fn format_time(d: Duration) -> String {
-    if d < Duration::from_millis(1) {
-        format!("{:.2} us", d.as_secs_f64() * 1e6)
-    } else {
-        format_duration(d)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,12 +263,6 @@ mod tests {
             .map(format_ratio)
             .collect();
         assert_eq!(shown, ["123x", "23x", "2.4x", "0.46x", "0.01x", "<0.01x"]);
-    }
-
-    #[test]
-    fn times_below_a_millisecond_are_in_microseconds() {
-        assert_eq!(format_time(Duration::from_nanos(12_346)), "12.35 us");
-        assert_eq!(format_time(Duration::from_millis(42)), "42.00 ms");
     }
 
     #[test]

@@ -22,7 +22,7 @@ use std::num::NonZeroU32;
 
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Arg, Command, ValueEnum};
-use queens::{Engine, GpuOptions, Options, Simd};
+use queens::{Engine, Executor, GpuOptions, Options, Simd};
 
 use super::UsageError;
 
@@ -131,24 +131,29 @@ pub fn find_gpu() -> Result<String, UsageError> {
     queens::find_gpu().map_err(|why| UsageError(why.to_string()))
 }
 
-/// The engine `--gpu` counts an `n`-board with when none is named: the
-/// library's choice for the GPU.
-pub fn gpu_engine(n: u32) -> Engine {
-    queens::Counter::new(n)
-        .executor(queens::Executor::Gpu)
-        .chosen_engine()
-}
-
 /// Why `--gpu` cannot count an `n`-board with `engine` (`None`: the one
-/// `--gpu` picks, the constellations engine), in one line.
+/// `--gpu` picks, [`Executor::engine_for`]), in one line naming what it
+/// takes: the library's answer, in the command line's words.
 pub fn refuse_gpu(engine: Option<Engine>, n: u32) -> Option<String> {
-    if let Some(engine) = engine.filter(|e| !matches!(e, Engine::Constellations | Engine::Mirror)) {
+    if let Some(engine) = engine.filter(|&e| !Executor::Gpu.runs(e)) {
         return Some(format!(
             "--gpu runs the constellations and mirror engines' plans only (the GPU \
              backtracks), not the {engine} engine's: drop --engine {engine}, or drop --gpu"
         ));
     }
-    (n < 4).then(|| format!("--gpu counts 4 <= n <= 32: n = {n} leaves too few rows to cut"))
+    let range = Executor::Gpu.range();
+    (!range.contains(&n)).then(|| {
+        let why = if n < *range.start() {
+            "leaves too few rows to cut"
+        } else {
+            "is past the kernel's"
+        };
+        format!(
+            "--gpu counts {} <= n <= {}: n = {n} {why}",
+            range.start(),
+            range.end()
+        )
+    })
 }
 
 #[cfg(test)]
@@ -219,5 +224,17 @@ mod tests {
             assert!(err.starts_with(&format!("{name}={bad}:")), "{err}");
             assert!(!err.contains('\n'), "{err}");
         }
+    }
+
+    #[test]
+    fn gpu_refusals_name_what_the_gpu_takes() {
+        assert_eq!(
+            refuse_gpu(None, 3).as_deref(),
+            Some("--gpu counts 4 <= n <= 32: n = 3 leaves too few rows to cut")
+        );
+        let join = refuse_gpu(Some(Engine::Join), 12).unwrap();
+        assert!(join.contains("constellations and mirror") && join.contains("--engine join"));
+        assert_eq!(refuse_gpu(None, 4), None);
+        assert_eq!(refuse_gpu(Some(Engine::Mirror), 32), None);
     }
 }

@@ -223,16 +223,12 @@ impl<'a> Counter<'a> {
         }
     }
 
-    /// The engine this count uses: the one named, else on the GPU the
-    /// constellations engine (the faster of the two it runs), else
-    /// [`Engine::best_for`] `n`.
+    /// The engine this count uses: the one named, else the executor's
+    /// [choice](Executor::engine_for) for `n`.
     #[must_use]
     pub fn chosen_engine(&self) -> Engine {
-        match (self.engine, self.config.executor) {
-            (Some(engine), _) => engine,
-            (None, Executor::Gpu) => Engine::Constellations,
-            (None, _) => Engine::best_for(self.n),
-        }
+        self.engine
+            .unwrap_or_else(|| self.config.executor.engine_for(self.n))
     }
 
     /// The plan this count runs.

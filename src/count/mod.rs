@@ -162,6 +162,41 @@ pub enum Executor {
     Gpu,
 }
 
+impl Executor {
+    /// The engine a count on this executor uses for an `n`-board when none
+    /// is named: on the GPU the constellations engine (the faster of the
+    /// two it runs), else [`Engine::best_for`] `n`.
+    #[must_use]
+    pub fn engine_for(self, n: u32) -> Engine {
+        match self {
+            Self::Cpu => Engine::best_for(n),
+            Self::Gpu => Engine::Constellations,
+        }
+    }
+
+    /// Whether this executor runs `engine`'s plans: the CPU every
+    /// engine's, the GPU the backtracking ones (the constellations and the
+    /// mirror engine's).
+    #[must_use]
+    pub fn runs(self, engine: Engine) -> bool {
+        match self {
+            Self::Cpu => true,
+            Self::Gpu => gpu::runs(engine),
+        }
+    }
+
+    /// The board sizes this executor counts (each engine's own
+    /// [range](Engine::range) applies too): the CPU `1..=32`, the GPU
+    /// `4..=32` (a smaller board leaves too few rows to cut into tasks).
+    #[must_use]
+    pub fn range(self) -> RangeInclusive<u32> {
+        match self {
+            Self::Cpu => 1..=crate::kernel::MAX_N,
+            Self::Gpu => gpu::RANGE,
+        }
+    }
+}
+
 /// How to run a count: where, on how many threads, the mirror engine's
 /// split, the memory it may take, and the hardware [`Options`].
 /// `Config::default()` uses the CPU's every core, splits on two rows, sets

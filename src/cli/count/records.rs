@@ -4,14 +4,11 @@
 
 use std::fmt::Display;
 use std::io::{self, Write};
-use std::time::Duration;
 
 use queens::{Count, known};
 use serde::Serialize;
 
-use crate::cli::report::{
-    Column, Form, Human, Table, format_duration, journal_mismatch, mismatch, verdict,
-};
+use crate::cli::report::{Column, Form, Human, Table, journal_mismatch, mismatch, verdict};
 
 /// One count, as `--json` prints it.
 #[derive(Debug, Serialize)]
@@ -120,7 +117,7 @@ impl Human for CountRecord {
             Some(Units::Some(counted)) => format!("{} units: not a total", counted.len()),
             _ => verdict(self.matches_known, self.known),
         };
-        let time = format_duration(Duration::from_secs_f64(self.elapsed_secs));
+        let time = queens::human_duration(self.elapsed_secs);
         let mut cells: Vec<&dyn Display> = vec![&self.n, &self.solutions];
         if let Some(u) = &self.unique {
             let c = &u.classes;
@@ -322,7 +319,7 @@ mod tests {
         assert_eq!(
             human,
             "  n             solutions        time  threads  OEIS\n  \
-             8                    92     0.12 ms        2  ok\n"
+             8                    92      120 µs        2  ok\n"
         );
         assert_eq!(report_mismatches(&record), 0);
         let quiet = written(Form::Quiet, |report| report.record(&record).unwrap());

@@ -224,7 +224,7 @@ impl CountArgs {
         match (self.algorithm, self.engine) {
             (Some(a), _) => Method::Ladder(a),
             (None, Some(e)) => Method::Engine(e),
-            (None, None) if self.gpu => Method::Engine(crate::cli::options::gpu_engine(n)),
+            (None, None) if self.gpu => Method::Engine(queens::Executor::Gpu.engine_for(n)),
             (None, None) => Method::Engine(Engine::best_for(n)),
         }
     }

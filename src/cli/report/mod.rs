@@ -14,7 +14,7 @@ use std::io::{self, BufWriter, Write};
 
 use serde::Serialize;
 
-pub use self::table::{Column, Table, format_duration};
+pub use self::table::{Column, Table};
 pub use self::verdict::{disagreement, journal_mismatch, mismatch, verdict};
 pub use super::exit::EXIT_MISMATCH;
 

@@ -1,9 +1,8 @@
-//! Text in columns for people: a [`Table`] of [`Column`]s, and how a
-//! measured time is written in one.
+//! Text in columns for people: a [`Table`] of [`Column`]s. A measured
+//! time in one is written by [`queens::human_duration`].
 
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write};
-use std::time::Duration;
 
 /// Columns of text two spaces apart, each padded to its width, right- or
 /// left-aligned; a left-aligned cell that ends a line is not padded.
@@ -98,16 +97,6 @@ impl Table {
         }
         line.push('\n');
         out.write_all(line.as_bytes())
-    }
-}
-
-/// Milliseconds below a second, seconds above.
-pub fn format_duration(d: Duration) -> String {
-    let secs = d.as_secs_f64();
-    if secs < 1.0 {
-        format!("{:.2} ms", secs * 1e3)
-    } else {
-        format!("{secs:.3} s")
     }
 }
 

@@ -48,6 +48,9 @@ mod batch;
 #[cfg(feature = "gpu")]
 mod device;
 
+use std::ops::RangeInclusive;
+
+use super::Engine;
 use super::plan::Plan;
 use crate::Error;
 
@@ -65,23 +68,39 @@ use self::stub::not_built;
 /// [`MAX_N`](crate::kernel::MAX_N), the kernel's.)
 pub(crate) const MIN_GPU_N: u32 = 4;
 
+/// The board sizes the GPU counts (see [`crate::Executor::range`]).
+pub(crate) const RANGE: RangeInclusive<u32> = MIN_GPU_N..=crate::kernel::MAX_N;
+
+/// Whether the GPU runs `engine`'s plans: the backtracking ones (see
+/// [`crate::Executor::runs`]).
+pub(crate) fn runs(engine: Engine) -> bool {
+    matches!(engine, Engine::Constellations | Engine::Mirror)
+}
+
 /// `Ok` when the GPU can run `plan`: a backtracking plan (the
 /// constellations or the mirror engine's) of a board it can cut.
 ///
 /// # Errors
-/// [`Error::Gpu`] with one line saying why not.
+/// [`Error::Gpu`] with one line saying why not, naming what it takes.
 pub(crate) fn refuse(plan: &Plan) -> Result<(), Error> {
-    if plan.prefix_units().is_none() && plan.starts().is_none() {
+    if !runs(plan.engine()) {
         return Err(Error::Gpu(format!(
             "{} does not backtrack: the GPU runs the constellations and mirror engines' \
              plans only",
             plan.engine().described()
         )));
     }
-    if plan.n() < MIN_GPU_N {
+    let n = plan.n();
+    if !RANGE.contains(&n) {
+        let why = if n < MIN_GPU_N {
+            "leaves too few rows to cut"
+        } else {
+            "is past the kernel's"
+        };
         return Err(Error::Gpu(format!(
-            "the GPU counts n >= {MIN_GPU_N}: n = {} leaves too few rows to cut",
-            plan.n()
+            "the GPU counts {} <= n <= {}: n = {n} {why}",
+            RANGE.start(),
+            RANGE.end()
         )));
     }
     Ok(())
@@ -122,5 +141,23 @@ mod tests {
             err.to_string().contains("constellations and mirror"),
             "{err}"
         );
+    }
+
+    /// A board too small to cut is refused in one line that names the
+    /// sizes the GPU takes; the executor's public answer agrees.
+    #[test]
+    fn a_small_board_is_refused_with_the_range() {
+        let err = refuse(&plan(3, Engine::Mirror)).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "the GPU counts 4 <= n <= 32: n = 3 leaves too few rows to cut"
+        );
+        assert!(refuse(&plan(4, Engine::Mirror)).is_ok());
+        assert!(refuse(&plan(12, Engine::Constellations)).is_ok());
+        let gpu = crate::Executor::Gpu;
+        assert_eq!(gpu.range(), 4..=32);
+        assert!(gpu.runs(Engine::Mirror) && !gpu.runs(Engine::Join));
+        assert_eq!(gpu.engine_for(12), Engine::Constellations);
+        assert_eq!(crate::Executor::Cpu.engine_for(12), Engine::best_for(12));
     }
 }
