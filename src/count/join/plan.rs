@@ -121,23 +121,34 @@ impl JoinPlan {
         let mut costs = Vec::with_capacity(rows.len());
         let mut largest = 0;
         let mut largest_right = 0;
+        let twins = (odd.is_none() && geo.q == geo.h).then(|| Twins::new(&geo, &rows));
         for (batch, sets) in rows.chunks(COST_BATCH).enumerate() {
             if stop() {
                 return Ok(None);
             }
             let first = batch * COST_BATCH;
-            let sides: Vec<(u64, u64)> = sets
+            let sides: Vec<Result<(u64, u64), usize>> = sets
                 .par_iter()
                 .enumerate()
                 .map(|(i, &set)| {
+                    if let Some(id) = twins.as_ref().and_then(|t| t.costed_before(set)) {
+                        return Err(id);
+                    }
                     let kind = kind_of(&families, (first + i) as u32);
-                    candidates_of(&geo, odd.as_ref().zip(free.as_ref()), &sizes, set, kind)
+                    Ok(candidates_of(&geo, odd.as_ref().zip(free.as_ref()), &sizes, set, kind))
                 })
                 .collect();
-            for (left, right) in sides {
-                largest = largest.max(left + right);
-                largest_right = largest_right.max(right);
-                costs.push(left * right);
+            for side in sides {
+                match side {
+                    Ok((left, right)) => {
+                        largest = largest.max(left + right);
+                        largest_right = largest_right.max(right);
+                        costs.push(left * right);
+                    }
+                    // Costed already, in this batch or an earlier one: the
+                    // twin's rows are smaller, so its id is too.
+                    Err(id) => costs.push(costs[id]),
+                }
             }
         }
         let largest_slice = (0..1u32 << side)
@@ -260,6 +271,51 @@ impl JoinPlan {
     }
 }
 
+/// The jobs of an even board whose costs are equal by symmetry. A job's
+/// left candidates pair the pieces of its top rows `t` with those of its
+/// bottom rows `b` on complementary column sets, and its right ones those
+/// of the complements. A quarter's group sizes do not change when its rows
+/// are flipped top to bottom, nor when its column sets are flipped left to
+/// right (a mirror of the square maps its placements one to one), so
+/// neither candidate count changes when `t`, or `b`, is flipped: the (up
+/// to four) row sets `t | b << h`, `flip(t) | b << h`, `t | flip(b) << h`
+/// and `flip(t) | flip(b) << h` cost the same. Only the smallest of them
+/// that is a job is costed (a dot product of up to `C(h, h/2)` terms, some
+/// 5 million of them at n = 26); the others copy its cost.
+struct Twins<'a> {
+    h: u32,
+    rows: &'a [u32],
+    /// `first[b]..first[b + 1]`: the ids of the jobs whose bottom rows are
+    /// `b` (the jobs are in increasing order of rows, one family).
+    first: Vec<u32>,
+}
+
+impl<'a> Twins<'a> {
+    fn new(geo: &Geometry, rows: &'a [u32]) -> Self {
+        let h = geo.h;
+        let first = (0..=1u32 << h)
+            .map(|b| rows.partition_point(|&set| set >> h < b) as u32)
+            .collect();
+        Self { h, rows, first }
+    }
+
+    /// The id of the smallest job among `set`'s twins, if it is smaller
+    /// than `set` (and so costed before it).
+    fn costed_before(&self, set: u32) -> Option<usize> {
+        let h = self.h;
+        let flip = |half: u32| half.reverse_bits() >> (32 - h);
+        let (t, b) = (set & ((1 << h) - 1), set >> h);
+        let mut twins = [flip(t) | b << h, t | flip(b) << h, flip(t) | flip(b) << h];
+        twins.sort_unstable();
+        twins.into_iter().take_while(|&twin| twin < set).find_map(|twin| {
+            let b = (twin >> h) as usize;
+            let run = self.first[b] as usize..self.first[b + 1] as usize;
+            let at = self.rows[run.clone()].binary_search(&twin).ok()?;
+            Some(run.start + at)
+        })
+    }
+}
+
 /// The kind of job `id`, by the families' first ids.
 pub(super) fn kind_of(families: &[(u32, Kind)], id: u32) -> Kind {
     let after = families.partition_point(|&(first, _)| first <= id);
@@ -362,4 +418,45 @@ fn candidates(geo: &Geometry, sizes: &GroupSizes, side: Side, rows: u32) -> u64 
         pairs += (sizes.len(top, c) * sizes.len(bottom, all ^ c)) as u64;
     });
     pairs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Copying a twin's cost gives every job what its own dot products
+    /// give, and the same largest sizes: even boards on every stage (with
+    /// and without the flip's weight filtering the jobs), and an odd one
+    /// where no twins are looked for.
+    #[test]
+    fn twins_cost_what_their_own_candidates_cost() {
+        for n in [12, 14, 15, 16] {
+            for stage in [
+                Stage::Reference,
+                Stage::Sliced,
+                Stage::Symmetric,
+                Stage::FixedMiddle,
+            ] {
+                let plan = JoinPlan::new(n, stage).unwrap();
+                let free = plan.odd.as_ref().map(|_| FreeColumns::new(&plan.sizes));
+                let (mut largest, mut largest_right, mut copied) = (0, 0, 0);
+                let twins = Twins::new(&plan.geo, &plan.jobs.rows);
+                for (id, &set) in plan.jobs.rows.iter().enumerate() {
+                    let kind = kind_of(&plan.jobs.families, id as u32);
+                    let odd = plan.odd.as_ref().zip(free.as_ref());
+                    let (left, right) = candidates_of(&plan.geo, odd, &plan.sizes, set, kind);
+                    assert_eq!(plan.jobs.costs[id], left * right, "n = {n}, {stage:?}, job {id}");
+                    largest = largest.max(left + right);
+                    largest_right = largest_right.max(right);
+                    if n % 2 == 0 && twins.costed_before(set).is_some() {
+                        copied += 1;
+                    }
+                }
+                assert_eq!((plan.largest, plan.largest_right), (largest, largest_right));
+                if n % 2 == 0 {
+                    assert!(copied * 2 > plan.len(), "n = {n}, {stage:?}: {copied} copied");
+                }
+            }
+        }
+    }
 }
