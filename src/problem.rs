@@ -366,13 +366,30 @@ impl Problem {
     /// lexicographic order, until it returns `false`. Returns whether it
     /// went to the end. A plain depth-first search over the allowed masks,
     /// on the calling thread.
-    pub fn for_each_completion(&self, mut visit: impl FnMut(&[u32]) -> bool) -> bool {
+    pub fn for_each_completion(&self, visit: impl FnMut(&[u32]) -> bool) -> bool {
+        self.for_each_completion_until(&AtomicBool::new(false), visit)
+    }
+
+    /// [`Problem::for_each_completion`], which also stops (and returns
+    /// `false`) once `stop` is set: the flag is read at every square the
+    /// search tries, so a search that finds nothing for hours still stops
+    /// at once.
+    pub fn for_each_completion_until(
+        &self,
+        stop: &AtomicBool,
+        mut visit: impl FnMut(&[u32]) -> bool,
+    ) -> bool {
         if self.conflict().is_some() {
             return true;
         }
         let allowed = self.row_masks();
         let mut board = Vec::with_capacity(self.n as usize);
-        walk_completions(self.n, &allowed, Masks::EMPTY, &mut board, &mut visit)
+        let mut walk = Walk {
+            n: self.n,
+            allowed: &allowed,
+            stop,
+        };
+        walk.go(Masks::EMPTY, &mut board, &mut visit)
     }
 
     /// The first completion in lexicographic order, if there is one.
@@ -584,29 +601,43 @@ fn walk_starts(n: u32, allowed: &RowMasks, halved: Option<u32>, rows: u32, out: 
     go(n, allowed, halved, (0, rows), Masks::EMPTY, 1, out);
 }
 
-fn walk_completions(
+/// The depth-first search of [`Problem::for_each_completion_until`].
+struct Walk<'a> {
     n: u32,
-    allowed: &RowMasks,
-    masks: Masks,
-    board: &mut Vec<u32>,
-    visit: &mut impl FnMut(&[u32]) -> bool,
-) -> bool {
-    let row = board.len();
-    if row == n as usize {
-        return visit(board);
-    }
-    let mut open = masks.free(full_mask(n)) & allowed[row];
-    while open != 0 {
-        let bit = open & open.wrapping_neg();
-        open ^= bit;
-        board.push(bit.trailing_zeros());
-        let go_on = walk_completions(n, allowed, masks.place(bit), board, visit);
-        board.pop();
-        if !go_on {
-            return false;
+    allowed: &'a RowMasks,
+    stop: &'a AtomicBool,
+}
+
+impl Walk<'_> {
+    /// Visits the completions of `board` (the rows above), whose attacks
+    /// on the next row are `masks`; `false` once the visitor or the flag
+    /// says stop.
+    fn go(
+        &mut self,
+        masks: Masks,
+        board: &mut Vec<u32>,
+        visit: &mut impl FnMut(&[u32]) -> bool,
+    ) -> bool {
+        let row = board.len();
+        if row == self.n as usize {
+            return visit(board);
         }
+        let mut open = masks.free(full_mask(self.n)) & self.allowed[row];
+        while open != 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let bit = open & open.wrapping_neg();
+            open ^= bit;
+            board.push(bit.trailing_zeros());
+            let go_on = self.go(masks.place(bit), board, visit);
+            board.pop();
+            if !go_on {
+                return false;
+            }
+        }
+        true
     }
-    true
 }
 
 #[cfg(test)]
@@ -841,6 +872,20 @@ mod tests {
             let err = Problem::from_board(text).unwrap_err().to_string();
             assert!(err.ends_with(why), "{text:?}: {err}");
         }
+    }
+
+    #[test]
+    fn a_stopped_search_visits_nothing() {
+        let mut seen = 0;
+        let went_on =
+            Problem::empty(8)
+                .unwrap()
+                .for_each_completion_until(&AtomicBool::new(true), |_| {
+                    seen += 1;
+                    true
+                });
+        assert!(!went_on);
+        assert_eq!(seen, 0);
     }
 
     #[test]

@@ -63,6 +63,9 @@ pub struct ListArgs {
     /// No note on stderr for a board size without solutions (2 and 3).
     #[arg(short, long)]
     quiet: bool,
+
+    #[command(flatten)]
+    problem: super::problem::ProblemArgs,
 }
 
 /// One batch of rendered boards, each preceded by the format's separator.
@@ -85,6 +88,9 @@ pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.format
     };
+    if let Some(problem) = args.problem.problem(n)? {
+        return list_completions(args, &problem, format);
+    }
     // Tasks small enough that a worker can run a whole one ahead of the
     // writer: about 30 boards each at n = 12, 250 at n = 14.
     let depth = match n {
@@ -206,6 +212,56 @@ fn write_in_order(
         }
     }
     Ok(written)
+}
+
+/// `list N --given ...`: every completion, in lexicographic order, from
+/// one search on the calling thread (a constrained board has few), which
+/// Ctrl-C stops. With `--unique`, one board per class of the problem's own
+/// symmetries: the smallest of its images under them.
+fn list_completions(
+    args: &ListArgs,
+    problem: &queens::Problem,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
+    use anyhow::Context as _;
+    let n = problem.n();
+    let group = problem.symmetries();
+    super::signals::install().context("catching Ctrl-C and SIGTERM")?;
+    let mut out = queens::BoardWriter::new(super::stdout(), format);
+    let (mut written, mut image, mut failed) = (0u64, vec![0; n as usize], None);
+    let limit = args.limit.unwrap_or(u64::MAX);
+    if limit > 0 {
+        problem.for_each_completion_until(super::signals::stop_flag(), |board| {
+            let smallest = !args.unique
+                || group.iter().all(|t| {
+                    t.apply_into(board, &mut image);
+                    image.as_slice() >= board
+                });
+            if smallest {
+                if let Err(err) = out.write(n, board.iter().copied()) {
+                    failed = Some(err);
+                    return false;
+                }
+                written += 1;
+            }
+            written < limit
+        });
+    }
+    if let Some(err) = failed {
+        return Err(err.into());
+    }
+    out.finish()?;
+    if super::signals::stopped() {
+        eprintln!("interrupted: {written} completions of n = {n} listed");
+        return Ok(ExitCode::from(super::signals::exit_code()));
+    }
+    if written == 0 && limit > 0 && !args.quiet {
+        eprintln!(
+            "queens: no completion: no solution of n = {n} has {}",
+            super::problem::describe(problem)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

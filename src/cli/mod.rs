@@ -24,6 +24,7 @@ pub mod merge;
 pub mod one;
 pub mod options;
 pub mod plan;
+pub mod problem;
 pub mod progress;
 pub mod report;
 pub mod shard;

@@ -1,4 +1,5 @@
-//! `queens one N`: one solution for any n, by formula, streamed.
+//! `queens one N`: one solution for any n, by formula, streamed; with
+//! queens given or squares blocked, the first completion, by a search.
 //!
 //! The board's columns are computed row by row as they are written
 //! ([`queens::Construction`]), so `queens one 100000000 --format columns`
@@ -6,10 +7,14 @@
 //! square are refused above [`MAX_DRAWN`], where a board would be
 //! megabytes of dots.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use queens::MAX_READ_N;
-use queens::{BoardWriter, Construction, Format};
+use anyhow::Context;
+use queens::{BoardWriter, Construction, Format, MAX_N, MAX_READ_N, Problem};
+
+use super::problem::{ProblemArgs, describe};
+use super::signals;
 
 /// The largest board drawn square by square (a million characters).
 pub const MAX_DRAWN: u32 = 1000;
@@ -34,6 +39,9 @@ pub struct OneArgs {
     /// code, 1, says it.
     #[arg(short, long)]
     quiet: bool,
+
+    #[command(flatten)]
+    problem: ProblemArgs,
 }
 
 pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
@@ -43,6 +51,9 @@ pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.format
     };
+    if args.problem.any() {
+        return complete(args, format);
+    }
     if format.draws_squares() && n > MAX_DRAWN {
         eprintln!(
             "queens: --format {format} draws all n x n squares and is limited to n <= \
@@ -58,6 +69,50 @@ pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
             "queens: there is no solution for n = {n}: {n} queens cannot be placed on a {n} x {n} \
              board without two attacking each other"
         );
+        return Ok(ExitCode::FAILURE);
+    };
+    let mut out = BoardWriter::new(super::stdout(), format);
+    out.write(n, board)?;
+    out.finish()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `one N --given ...`: the first completion in lexicographic order, by a
+/// search that Ctrl-C stops; exit 1 when there is none.
+fn complete(args: &OneArgs, format: Format) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    if n > MAX_N {
+        return Err(super::UsageError(format!(
+            "n = {n} is out of range with --given, --blocked or --board: a board with \
+             constraints takes n from 1 to {MAX_N}"
+        ))
+        .into());
+    }
+    let problem: Problem = args.problem.problem(n)?.expect("constraints were given");
+    let said = describe(&problem);
+    if let Some((a, b)) = problem.conflict() {
+        if !args.quiet {
+            eprintln!("queens: no completion: the given queens {a} and {b} attack each other");
+        }
+        return Ok(ExitCode::FAILURE);
+    }
+    signals::install().context("catching Ctrl-C and SIGTERM")?;
+    if !args.quiet && std::io::stderr().is_terminal() {
+        eprintln!("queens: searching n = {n} with {said}, row by row (Ctrl-C stops)");
+    }
+    let mut found = None;
+    problem.for_each_completion_until(signals::stop_flag(), |board| {
+        found = Some(board.to_vec());
+        false
+    });
+    if signals::stopped() {
+        eprintln!("interrupted: no completion of n = {n} found yet");
+        return Ok(ExitCode::from(signals::exit_code()));
+    }
+    let Some(board) = found else {
+        if !args.quiet {
+            eprintln!("queens: no completion: no solution of n = {n} has {said}");
+        }
         return Ok(ExitCode::FAILURE);
     };
     let mut out = BoardWriter::new(super::stdout(), format);
