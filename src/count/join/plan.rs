@@ -135,7 +135,13 @@ impl JoinPlan {
                         return Err(id);
                     }
                     let kind = kind_of(&families, (first + i) as u32);
-                    Ok(candidates_of(&geo, odd.as_ref().zip(free.as_ref()), &sizes, set, kind))
+                    Ok(candidates_of(
+                        &geo,
+                        odd.as_ref().zip(free.as_ref()),
+                        &sizes,
+                        set,
+                        kind,
+                    ))
                 })
                 .collect();
             for side in sides {
@@ -307,12 +313,15 @@ impl<'a> Twins<'a> {
         let (t, b) = (set & ((1 << h) - 1), set >> h);
         let mut twins = [flip(t) | b << h, t | flip(b) << h, flip(t) | flip(b) << h];
         twins.sort_unstable();
-        twins.into_iter().take_while(|&twin| twin < set).find_map(|twin| {
-            let b = (twin >> h) as usize;
-            let run = self.first[b] as usize..self.first[b + 1] as usize;
-            let at = self.rows[run.clone()].binary_search(&twin).ok()?;
-            Some(run.start + at)
-        })
+        twins
+            .into_iter()
+            .take_while(|&twin| twin < set)
+            .find_map(|twin| {
+                let b = (twin >> h) as usize;
+                let run = self.first[b] as usize..self.first[b + 1] as usize;
+                let at = self.rows[run.clone()].binary_search(&twin).ok()?;
+                Some(run.start + at)
+            })
     }
 }
 
@@ -445,7 +454,11 @@ mod tests {
                     let kind = kind_of(&plan.jobs.families, id as u32);
                     let odd = plan.odd.as_ref().zip(free.as_ref());
                     let (left, right) = candidates_of(&plan.geo, odd, &plan.sizes, set, kind);
-                    assert_eq!(plan.jobs.costs[id], left * right, "n = {n}, {stage:?}, job {id}");
+                    assert_eq!(
+                        plan.jobs.costs[id],
+                        left * right,
+                        "n = {n}, {stage:?}, job {id}"
+                    );
                     largest = largest.max(left + right);
                     largest_right = largest_right.max(right);
                     if n % 2 == 0 && twins.costed_before(set).is_some() {
@@ -454,7 +467,10 @@ mod tests {
                 }
                 assert_eq!((plan.largest, plan.largest_right), (largest, largest_right));
                 if n % 2 == 0 {
-                    assert!(copied * 2 > plan.len(), "n = {n}, {stage:?}: {copied} copied");
+                    assert!(
+                        copied * 2 > plan.len(),
+                        "n = {n}, {stage:?}: {copied} copied"
+                    );
                 }
             }
         }
