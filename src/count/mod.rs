@@ -398,6 +398,53 @@ mod tests {
         assert_eq!(run.count(), Err(Error::RunUnits));
     }
 
+    /// See: issue 34 (the split was a `Config` setting, ignored by the
+    /// engines without one). A shape is the plan: its split is the
+    /// mirror engine's, given or default, refused for the others and for
+    /// a counter given another one.
+    #[test]
+    fn a_shape_is_the_plan_and_a_split_needs_an_engine_with_one() {
+        let config = Config::default();
+        let default = Plan::new(Shape::new(10, Engine::Mirror, None), &config).unwrap();
+        assert_eq!(default.split_depth(), Some(DEFAULT_SPLIT_DEPTH));
+        let three = Shape::new(10, Engine::Mirror, Some(3));
+        let plan = Plan::new(three, &config).unwrap();
+        assert_eq!(plan.shape(), three);
+        assert_eq!(
+            Plan::new(plan.shape(), &config).unwrap().hash(),
+            plan.hash()
+        );
+        assert_ne!(plan.hash(), default.hash());
+        for engine in [Engine::Join, Engine::Constellations] {
+            let split = Shape::new(10, engine, Some(2));
+            let no_split = Error::NoSplit {
+                engine: engine.name(),
+            };
+            let err = Plan::new(split, &config).unwrap_err();
+            assert_eq!(err, no_split);
+            assert_eq!(Plan::memory_estimate(split), Err(no_split.clone()));
+            let counted = Counter::new(10).engine(engine).split_depth(2).run();
+            assert_eq!(counted, Err(no_split));
+        }
+        let seven = Shape::new(10, Engine::Mirror, Some(7));
+        assert!(matches!(
+            Plan::new(seven, &config),
+            Err(Error::SplitDepth { depth: 7, .. })
+        ));
+        let other = Counter::new(10).split_depth(2).run_plan(&plan);
+        assert_eq!(
+            other,
+            Err(Error::OtherSplit {
+                split: 2,
+                plan_split: 3
+            })
+        );
+        let same = Counter::new(10).engine(Engine::Mirror).split_depth(3);
+        assert_eq!(same.shape(), three);
+        assert_eq!(same.run_plan(&plan).unwrap().solutions, 724);
+        assert_eq!(same.run().unwrap().plan, plan.hash());
+    }
+
     /// The engines parse by name, the join's earlier stages do not (they
     /// are no engines: see `queens::internals::join_stage_plan`), and `gpu`
     /// says where it went.
