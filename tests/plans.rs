@@ -221,7 +221,9 @@ fn plan_hashes_are_sha256_of_the_canonical_text_and_pinned() {
         ),
     ];
     for (n, engine, split, hex) in pinned {
-        let plan = Plan::new(Shape::new(n, engine, Some(split)), &Config::default()).unwrap();
+        // The table's split is the mirror engine's; the others have none.
+        let split = (engine == Engine::Mirror).then_some(split);
+        let plan = Plan::new(Shape::new(n, engine, split), &Config::default()).unwrap();
         let split_text = plan.split_depth().map_or("-".to_owned(), |d| d.to_string());
         let mut text =
             format!("queens plan\nn {n}\nengine {engine}\nformat 1\nsplit {split_text}\n");
@@ -406,6 +408,11 @@ fn refusals_name_the_engine_and_its_range() {
     assert_eq!(
         err(8, Engine::Mirror, 7),
         "split depth 7 is out of range: it must be between 1 and 6"
+    );
+    assert_eq!(
+        err(8, Engine::Join, 2),
+        "the join engine has no split depth (its units are fixed by n): give none, or use the \
+         mirror engine"
     );
     let plan = plan(8, Engine::Mirror);
     assert_eq!(
