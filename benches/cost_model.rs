@@ -19,7 +19,7 @@
 use std::time::Instant;
 
 use queens::shard::Assignment;
-use queens::{Config, Counter, Engine, Plan};
+use queens::{Config, Counter, Engine, Plan, Shape};
 
 fn main() {
     let sizes: Vec<u32> = std::env::args()
@@ -38,8 +38,8 @@ fn main() {
     let mut makespans = Vec::new();
     for n in sizes {
         for engine in [Engine::Mirror, Engine::Join] {
-            let config = Config::default().with_split_depth(split);
-            let plan = Plan::new(n, engine, &config).expect("a plan");
+            let split = (engine == Engine::Mirror).then_some(split);
+            let plan = Plan::new(Shape::new(n, engine, split), &Config::default()).expect("a plan");
             plan.prepare();
             let (mut costs, mut times) = (Vec::new(), Vec::new());
             for unit in plan.units() {

@@ -21,7 +21,7 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use queens::{Config, Counter, Engine, Plan};
+use queens::{Config, Counter, Engine, Plan, Shape};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,7 +39,8 @@ fn main() {
     let cap: f64 = value("cap").map_or(f64::INFINITY, |c| c.parse().expect("cap=SECONDS"));
 
     let started = Instant::now();
-    let plan = Plan::new(n, Engine::Join, &Config::default()).expect("n is in the join's range");
+    let plan = Plan::new(Shape::new(n, Engine::Join, None), &Config::default())
+        .expect("n is in the join's range");
     let plan_secs = started.elapsed().as_secs_f64();
     let plan_peak = peak_bytes();
 

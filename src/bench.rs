@@ -21,7 +21,7 @@
 use std::num::NonZeroUsize;
 use std::time::{Duration, Instant};
 
-use crate::{Config, Counter, Engine, Error, Executor, Options, Plan, known};
+use crate::{Config, Counter, Engine, Error, Executor, Options, Plan, Shape, known};
 
 pub mod stats;
 mod warning;
@@ -288,7 +288,7 @@ fn run(
                 .with_memory_limit(workload.memory_limit);
             let counter = Counter::new(n).engine(engine).config(&config);
             counter.fits_unplanned()?;
-            let plan = Plan::new(n, engine, &config)?;
+            let plan = Plan::new(Shape::new(n, engine, None), &config)?;
             counter.fits(&plan)?;
             // The quarter tables are built here, not in the first timed run.
             plan.prepare();
@@ -580,7 +580,7 @@ mod tests {
     }
 
     fn plan_units(n: u32) -> usize {
-        Plan::new(n, Engine::best_for(n), &Config::default())
+        Plan::new(Shape::new(n, Engine::best_for(n), None), &Config::default())
             .unwrap()
             .len()
     }

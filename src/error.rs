@@ -40,6 +40,16 @@ pub enum Error {
         /// The deepest split.
         max: u32,
     },
+    /// A split depth given to an engine whose units are fixed by `n` (see
+    /// [`crate::Shape`]): it would be ignored.
+    #[error(
+        "the {engine} engine has no split depth (its units are fixed by n): give none, or use \
+         the mirror engine"
+    )]
+    NoSplit {
+        /// The engine's name.
+        engine: &'static str,
+    },
     /// The thread count is absurd.
     #[error("{0} threads is out of range: use between 1 and {MAX_THREADS}")]
     Threads(usize),
@@ -239,6 +249,18 @@ pub enum Error {
          the count's options, or give the count none"
     )]
     OtherOptions,
+    /// A [`crate::Counter`] given a [split depth](crate::Counter::split_depth)
+    /// other than that of the plan it is to count.
+    #[error(
+        "the plan splits on {plan_split} rows, but the count was given {split}: build the plan \
+         with the count's split, or give the count none"
+    )]
+    OtherSplit {
+        /// The count's split depth.
+        split: u32,
+        /// The plan's split depth.
+        plan_split: u32,
+    },
     /// A [`crate::Run`] given a counter with units of its own: a run
     /// counts its selection's units, so those would be ignored.
     #[error(

@@ -520,10 +520,11 @@ pub fn human_duration(seconds: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Shape;
     use crate::{Config, Engine, known};
 
     fn plan(n: u32, engine: Engine) -> Plan {
-        Plan::new(n, engine, &Config::default()).unwrap()
+        Plan::new(Shape::new(n, engine, None), &Config::default()).unwrap()
     }
 
     #[test]

@@ -213,10 +213,11 @@ pub fn sample_units(ids: &[u32], percent: f64, seed: u64, first: &[u32]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Shape;
     use crate::{Config, Engine};
 
     fn plan() -> Plan {
-        Plan::new(10, Engine::Mirror, &Config::default()).unwrap()
+        Plan::new(Shape::new(10, Engine::Mirror, None), &Config::default()).unwrap()
     }
 
     #[test]

@@ -478,10 +478,11 @@ impl Replay {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Shape;
     use crate::{Config, Engine};
 
     fn header() -> (Plan, Header) {
-        let plan = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
+        let plan = Plan::new(Shape::new(8, Engine::Mirror, None), &Config::default()).unwrap();
         let header = Header::of(&plan);
         (plan, header)
     }
@@ -538,9 +539,9 @@ mod tests {
         // fails too.
         let (_, header) = header();
         for other in [
-            Plan::new(9, Engine::Mirror, &Config::default()).unwrap(),
-            Plan::new(8, Engine::Mirror, &Config::default().with_split_depth(3)).unwrap(),
-            Plan::new(8, Engine::Join, &Config::default()).unwrap(),
+            Plan::new(Shape::new(9, Engine::Mirror, None), &Config::default()).unwrap(),
+            Plan::new(Shape::new(8, Engine::Mirror, Some(3)), &Config::default()).unwrap(),
+            Plan::new(Shape::new(8, Engine::Join, None), &Config::default()).unwrap(),
         ] {
             let foreign = Header::of(&other).record(3, 10);
             assert_eq!(
@@ -556,7 +557,9 @@ mod tests {
     #[test]
     fn a_header_swapped_onto_another_plans_records_keeps_none_of_them() {
         let (plan, header) = header();
-        let other = Header::of(&Plan::new(9, Engine::Mirror, &Config::default()).unwrap());
+        let other = Header::of(
+            &Plan::new(Shape::new(9, Engine::Mirror, None), &Config::default()).unwrap(),
+        );
         let text = header.line() + &other.record(3, 10) + &other.record(4, 2);
         let replay = Replay::read(text.as_bytes(), &plan).unwrap();
         assert_eq!((replay.done.len(), replay.bad_line), (0, Some(2)));
@@ -662,14 +665,14 @@ mod tests {
     #[test]
     fn a_header_for_another_plan_names_the_field() {
         let (plan, header) = header();
-        let other = Plan::new(9, Engine::Mirror, &Config::default()).unwrap();
+        let other = Plan::new(Shape::new(9, Engine::Mirror, None), &Config::default()).unwrap();
         let text = Header::of(&other).line();
         let refusal = Replay::read(text.as_bytes(), &plan).unwrap_err();
         assert_eq!(
             refusal.to_string(),
             "it is for another plan: n is 9 there, 8 here"
         );
-        let split = Plan::new(8, Engine::Mirror, &Config::default().with_split_depth(3)).unwrap();
+        let split = Plan::new(Shape::new(8, Engine::Mirror, Some(3)), &Config::default()).unwrap();
         let text = Header::of(&split).line();
         let refusal = Replay::read(text.as_bytes(), &plan).unwrap_err();
         assert!(
@@ -699,7 +702,7 @@ mod tests {
             Replay::read(text.as_bytes(), &plan),
             Err(Refusal::CarriageReturns)
         );
-        let other = Plan::new(9, Engine::Mirror, &Config::default()).unwrap();
+        let other = Plan::new(Shape::new(9, Engine::Mirror, None), &Config::default()).unwrap();
         let text = Header::of(&other).line().replace('\n', "\r\n");
         assert!(matches!(
             Replay::read(text.as_bytes(), &plan),

@@ -18,7 +18,7 @@
 //! values in [`known`].
 //!
 //! ```
-//! use queens::{Counter, Engine, Plan, Config};
+//! use queens::{Counter, Engine, Plan, Config, Shape};
 //!
 //! assert_eq!(queens::count(12)?, 14_200);
 //!
@@ -28,7 +28,7 @@
 //! assert_eq!(queens::known::total(12), Some(14_200));
 //!
 //! // A plan's units, and one of them counted alone.
-//! let plan = Plan::new(12, Engine::Join, &Config::default())?;
+//! let plan = Plan::new(Shape::new(12, Engine::Join, None), &Config::default())?;
 //! let first = plan.unit(0)?;
 //! assert!(first.descriptor.starts_with("rowset:0x"));
 //! let share = Counter::new(12).engine(Engine::Join).units(&[0]).run_plan(&plan)?;
@@ -95,8 +95,8 @@ pub use check::{Conflict, Line, Queen, first_conflict, first_conflict_in_columns
 pub use construct::Construction;
 pub use count::{
     Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Flow, GPU_EXECUTOR, GpuOptions,
-    Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Simd, Unit, UnitDone, count,
-    find_gpu, thread_pool,
+    Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Shape, Simd, Unit, UnitDone,
+    count, find_gpu, thread_pool,
 };
 pub use error::{Bytes, Error, MAX_THREADS};
 pub use estimate::{

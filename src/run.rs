@@ -22,9 +22,9 @@ use crate::{Count, Counter, Error, Flow, Observer, Plan, Selection, UnitDone};
 /// interruptions and machines.
 ///
 /// ```
-/// use queens::{Counter, Plan, Run, Engine, Config};
+/// use queens::{Counter, Plan, Run, Engine, Config, Shape};
 ///
-/// let plan = Plan::new(10, Engine::Mirror, &Config::default())?;
+/// let plan = Plan::new(Shape::new(10, Engine::Mirror, None), &Config::default())?;
 /// let half: Vec<u32> = (0..plan.len() as u32).step_by(2).collect();
 /// let count = Run::new(&plan, plan.select(&half)?)
 ///     .counter(Counter::new(10).threads(1))

@@ -33,7 +33,7 @@ use std::fmt;
 
 use crate::Error;
 use crate::count::plan::PlanHeader;
-use crate::count::{Config, Engine, Plan};
+use crate::count::{Config, Engine, Plan, Shape};
 
 mod merge;
 #[cfg(all(feature = "files", unix))]
@@ -280,10 +280,8 @@ impl ShardFile {
     /// whatever [`Plan::new`] refuses (a board size out of range, ...).
     pub fn plan(&self, memory_limit: Option<u64>) -> Result<Plan, Error> {
         let engine: Engine = self.engine.parse()?;
-        let config = Config::default()
-            .with_split_depth(self.split.unwrap_or(crate::DEFAULT_SPLIT_DEPTH))
-            .with_memory_limit(memory_limit);
-        Plan::new(self.n, engine, &config)
+        let config = Config::default().with_memory_limit(memory_limit);
+        Plan::new(Shape::new(self.n, engine, self.split), &config)
     }
 
     /// Why the file is not a whole, consistent result for `shard` of

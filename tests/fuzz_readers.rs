@@ -18,12 +18,12 @@ use queens::{Boards, Checked};
 
 use crate::common::crc32;
 use queens::shard::{self, Assignment, ShardFile};
-use queens::{BoardWriter, Config, Counter, Engine, Format, Plan, Solutions, known};
+use queens::{BoardWriter, Config, Counter, Engine, Format, Plan, Shape, Solutions, known};
 
 /// n = 8 with the mirror engine: 21 units, enough to shard and small
 /// enough to count in every case.
 fn plan() -> Plan {
-    Plan::new(8, Engine::Mirror, &Config::default()).unwrap()
+    Plan::new(Shape::new(8, Engine::Mirror, None), &Config::default()).unwrap()
 }
 
 /// Asserts that `read` takes under a second: a reader that walked or

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use queens::internals::count_with_kernel;
-use queens::{Config, Counter, Engine, Error, Executor, Plan, find_gpu, known};
+use queens::{Config, Counter, Engine, Error, Executor, Plan, Shape, find_gpu, known};
 
 /// Builds `tests/gpu/harness.cpp` around `src/count/gpu/kernel.cu` with the
 /// host C++ compiler, so the CUDA source itself is checked.
@@ -68,7 +68,11 @@ fn the_cuda_kernel_with_tables_counts_every_start_as_the_cpu() {
     let harness = harness(dir.path());
     let file = dir.path().join("tasks.txt");
     for n in 4..=13 {
-        let plan = Plan::new(n, Engine::Constellations, &Config::default()).unwrap();
+        let plan = Plan::new(
+            Shape::new(n, Engine::Constellations, None),
+            &Config::default(),
+        )
+        .unwrap();
         let ids: Vec<u32> = (0..plan.len() as u32).collect();
         let plain: Vec<u128> = ids
             .iter()
@@ -175,11 +179,15 @@ fn the_gpu_runs_the_backtracking_plans_only() {
         assert_eq!(on_gpu.engine(), engine);
         assert_eq!(
             on_gpu.hash(),
-            Plan::new(14, engine, &config).unwrap().hash()
+            Plan::new(Shape::new(14, engine, None), &config)
+                .unwrap()
+                .hash()
         );
         assert_eq!(
             on_gpu.hash(),
-            Plan::new(14, engine, &Config::default()).unwrap().hash()
+            Plan::new(Shape::new(14, engine, None), &Config::default())
+                .unwrap()
+                .hash()
         );
     }
 }

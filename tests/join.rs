@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use queens::internals::{
     JoinStage, SlicedMatcher, count_naive, count_portable, join_stage_plan, query,
 };
-use queens::{Config, Count, Counter, Engine, Observer, Plan, UnitDone, known};
+use queens::{Config, Count, Counter, Engine, Observer, Plan, Shape, UnitDone, known};
 
 const MIN_N: u32 = 4;
 
@@ -115,7 +115,7 @@ fn the_observer_sees_every_job_once_with_its_cost() {
         done.iter().map(|d| u128::from(d.2)).sum::<u128>(),
         total_cost
     );
-    let plan = Plan::new(13, Engine::Join, &Config::default()).unwrap();
+    let plan = Plan::new(Shape::new(13, Engine::Join, None), &Config::default()).unwrap();
     for (unit, (_, _, cost)) in plan.units().zip(&done) {
         assert_eq!(unit.cost, *cost, "costs are known before the jobs run");
     }
@@ -135,7 +135,7 @@ fn sizes_outside_the_join_are_refused_with_the_join_s_range() {
             format!("board size {n} is out of range: the {stage} engine takes n from 4 to {max}")
         );
     }
-    let err = Plan::new(29, Engine::Join, &Config::default()).unwrap_err();
+    let err = Plan::new(Shape::new(29, Engine::Join, None), &Config::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
         "board size 29 is out of range: the join engine takes n from 4 to 28"

@@ -4,7 +4,7 @@
 use std::sync::Mutex;
 
 use crate::common::{parallel, serial};
-use queens::{Config, Engine, MAX_SPLIT_DEPTH, Observer, Plan, UnitDone, known};
+use queens::{Config, Counter, Engine, MAX_SPLIT_DEPTH, Observer, Plan, Shape, UnitDone, known};
 
 #[test]
 fn serial_totals_match_a000170_up_to_15() {
@@ -28,26 +28,30 @@ fn totals_never_depend_on_threads_or_split_depth() {
         let total = serial(n, &Config::default(), &()).unwrap().solutions;
         for threads in [1, 2, 3, 7] {
             for split_depth in [1, 2, 3] {
-                let config = Config::with_threads(threads).with_split_depth(split_depth);
-                let par = parallel(n, &config, &()).unwrap();
+                let par = split(n, split_depth).threads(threads).run().unwrap();
                 assert_eq!(
                     par.solutions, total,
                     "n = {n}, {threads} threads, split {split_depth}"
                 );
                 assert_eq!(par.threads, threads);
                 assert_eq!(par.split_depth, Some(split_depth));
-                let ser = serial(n, &config, &()).unwrap();
+                let ser = split(n, split_depth).threads(1).run().unwrap();
                 assert_eq!(ser.solutions, total, "n = {n}, serial, split {split_depth}");
             }
         }
     }
 }
 
+/// The mirror engine's count of `n`, split on `rows` rows.
+fn split(n: u32, rows: u32) -> Counter<'static> {
+    Counter::new(n).engine(Engine::Mirror).split_depth(rows)
+}
+
 #[test]
 fn the_deepest_splits_agree_too() {
     for split_depth in 4..=MAX_SPLIT_DEPTH {
-        let config = Config::with_threads(3).with_split_depth(split_depth);
-        assert_eq!(parallel(13, &config, &()).unwrap().solutions, 73_712);
+        let count = split(13, split_depth).threads(3).run().unwrap();
+        assert_eq!(count.solutions, 73_712);
     }
 }
 
@@ -71,12 +75,8 @@ impl Observer for Recorder {
 /// `split_depth` (read from its descriptor, `rows:c0,c1,...`), with the
 /// unit's contribution.
 fn by_first_column(n: u32, split_depth: u32, done: Vec<(u32, u128)>) -> Vec<(usize, u128)> {
-    let plan = Plan::new(
-        n,
-        Engine::Mirror,
-        &Config::default().with_split_depth(split_depth),
-    )
-    .unwrap();
+    let shape = Shape::new(n, Engine::Mirror, Some(split_depth));
+    let plan = Plan::new(shape, &Config::default()).unwrap();
     done.into_iter()
         .map(|(id, s)| {
             let descriptor = plan.unit(id).unwrap().descriptor;
@@ -91,8 +91,8 @@ fn by_first_column(n: u32, split_depth: u32, done: Vec<(u32, u128)>) -> Vec<(usi
 fn the_observer_sees_every_unit_once_and_the_counts_sum_to_the_total() {
     for (n, split_depth) in [(9, 1), (12, 2), (13, 3)] {
         let recorder = Recorder::default();
-        let config = Config::with_threads(3).with_split_depth(split_depth);
-        let count = parallel(n, &config, &recorder).unwrap();
+        let counter = split(n, split_depth).threads(3).observer(&recorder);
+        let count = counter.run().unwrap();
         let mut done = recorder.done.into_inner().unwrap();
         assert_eq!(*recorder.started.lock().unwrap(), count.units);
         assert_eq!(done.len(), count.units);
@@ -117,8 +117,8 @@ fn per_unit_counts_by_first_column_match_a059963() {
     for (row, n) in A059963.iter().zip(8u32..) {
         for split_depth in [1, 2, 3] {
             let recorder = Recorder::default();
-            let config = Config::with_threads(2).with_split_depth(split_depth);
-            parallel(n, &config, &recorder).unwrap();
+            let counter = split(n, split_depth).threads(2).observer(&recorder);
+            counter.run().unwrap();
             // A unit of weight 2 in column c < n/2 stands for column c and
             // its mirror n-1-c; in the middle column it stands for both
             // halves of that column. So: unweighted sums for the left half,
@@ -151,9 +151,12 @@ fn constellations_totals_match_a000170_from_4_to_16() {
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
         assert_eq!(
             got.units,
-            Plan::new(n, Engine::Constellations, &Config::default())
-                .unwrap()
-                .len()
+            Plan::new(
+                Shape::new(n, Engine::Constellations, None),
+                &Config::default()
+            )
+            .unwrap()
+            .len()
         );
     }
 }
@@ -163,7 +166,11 @@ fn constellations_units_agree_with_the_plain_recursion_one_by_one() {
     // The kernel's count of each unit, through the public API, against the
     // second method `verify` uses, for every unit of three boards.
     for n in [8, 11, 13] {
-        let plan = Plan::new(n, Engine::Constellations, &Config::default()).unwrap();
+        let plan = Plan::new(
+            Shape::new(n, Engine::Constellations, None),
+            &Config::default(),
+        )
+        .unwrap();
         let count = queens::Counter::new(n)
             .engine(Engine::Constellations)
             .threads(2)
@@ -174,6 +181,6 @@ fn constellations_units_agree_with_the_plain_recursion_one_by_one() {
             assert_eq!(plan.count_plainly(id), Ok(Some(got)), "n = {n}, unit {id}");
         }
     }
-    let mirror = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
+    let mirror = Plan::new(Shape::new(8, Engine::Mirror, None), &Config::default()).unwrap();
     assert_eq!(mirror.count_plainly(0), Ok(None));
 }

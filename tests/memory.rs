@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use queens::{Config, Counter, Engine, Plan};
+use queens::{Config, Counter, Engine, Plan, Shape};
 
 /// Set in the process this test starts to run itself alone.
 const CHILD: &str = "QUEENS_TEST_MEMORY_CHILD";
@@ -35,7 +35,7 @@ fn a_sample_of_n_26_counts_in_bounded_memory() {
         assert!(status.success(), "the count in its own process failed");
         return;
     }
-    let plan = Plan::new(26, Engine::Join, &Config::default()).unwrap();
+    let plan = Plan::new(Shape::new(26, Engine::Join, None), &Config::default()).unwrap();
     let mut ids: Vec<u32> = (0..plan.len() as u32).collect();
     ids.sort_by_key(|&id| (plan.cost(id).unwrap().abs_diff(SAMPLE_COST), id));
     ids.truncate(4);

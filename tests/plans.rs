@@ -8,14 +8,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::common::count_unit;
 use proptest::prelude::*;
 use queens::internals::{JoinStage, join_stage_plan};
-use queens::{Config, Counter, Engine, Observer, Plan, UnitDone, known};
+use queens::{Config, Counter, Engine, Observer, Plan, Shape, UnitDone, known};
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 const ENGINES: [Engine; 3] = Engine::ALL;
 
 fn plan(n: u32, engine: Engine) -> Plan {
-    Plan::new(n, engine, &Config::default()).unwrap()
+    Plan::new(Shape::new(n, engine, None), &Config::default()).unwrap()
 }
 
 /// The ids `0..len` in an order scrambled by `seed` (a fixed xorshift),
@@ -224,7 +224,9 @@ fn plan_hashes_are_sha256_of_the_canonical_text_and_pinned() {
         ),
     ];
     for (n, engine, split, hex) in pinned {
-        let plan = Plan::new(n, engine, &Config::default().with_split_depth(split)).unwrap();
+        // The table's split is the mirror engine's; the others have none.
+        let split = (engine == Engine::Mirror).then_some(split);
+        let plan = Plan::new(Shape::new(n, engine, split), &Config::default()).unwrap();
         let split_text = plan.split_depth().map_or("-".to_owned(), |d| d.to_string());
         let mut text =
             format!("queens plan\nn {n}\nengine {engine}\nformat 1\nsplit {split_text}\n");
@@ -265,7 +267,7 @@ fn the_hash_follows_the_plan_not_the_run() {
     let unequal = join_stage_plan(12, JoinStage::Symmetric, &Config::default()).unwrap();
     assert_ne!(unequal.hash(), base, "another stage");
     assert_ne!(plan(13, Engine::Join).hash(), base, "another n");
-    let split = |d| Plan::new(12, Engine::Mirror, &Config::default().with_split_depth(d)).unwrap();
+    let split = |d| Plan::new(Shape::new(12, Engine::Mirror, Some(d)), &Config::default()).unwrap();
     assert_ne!(split(2).hash(), split(3).hash(), "another split");
 }
 
@@ -394,7 +396,7 @@ fn a_cancelled_run_returns_the_units_that_finished_each_exact() {
 #[test]
 fn refusals_name_the_engine_and_its_range() {
     let err = |n, engine, split| {
-        Plan::new(n, engine, &Config::default().with_split_depth(split))
+        Plan::new(Shape::new(n, engine, Some(split)), &Config::default())
             .unwrap_err()
             .to_string()
     };
@@ -409,6 +411,11 @@ fn refusals_name_the_engine_and_its_range() {
     assert_eq!(
         err(8, Engine::Mirror, 7),
         "split depth 7 is out of range: it must be between 1 and 6"
+    );
+    assert_eq!(
+        err(8, Engine::Join, 2),
+        "the join engine has no split depth (its units are fixed by n): give none, or use the \
+         mirror engine"
     );
     let plan = plan(8, Engine::Mirror);
     assert_eq!(
@@ -506,7 +513,7 @@ fn every_units_count_keeps_to_its_weight_and_the_bound() {
         );
     }
     // Past the OEIS table the bound is n!: 28! is about 3.05 x 10^29.
-    let plan = Plan::new(28, Engine::Mirror, &Config::default()).unwrap();
+    let plan = Plan::new(Shape::new(28, Engine::Mirror, None), &Config::default()).unwrap();
     assert_eq!(plan.max_unit_count(), (2..=28u128).product::<u128>());
     let why = plan.check_count(0, 10u128.pow(30)).unwrap_err().to_string();
     assert!(why.contains("n!"), "{why}");

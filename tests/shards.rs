@@ -5,12 +5,12 @@
 //! contributes nothing.
 
 use queens::shard::{self, Assignment, Problem, ShardFile};
-use queens::{Config, Counter, Engine, Plan, known};
+use queens::{Config, Counter, Engine, Plan, Shape, known};
 
 const ENGINES: [Engine; 3] = Engine::ALL;
 
 fn plan(n: u32, engine: Engine) -> Plan {
-    Plan::new(n, engine, &Config::default()).unwrap()
+    Plan::new(Shape::new(n, engine, None), &Config::default()).unwrap()
 }
 
 /// The files of every shard of `plan` among `shards`, from the count of

@@ -22,6 +22,8 @@ pub fn to_py(err: queens::Error) -> PyErr {
         E::NoSolution(_) => NoSolutionError::new_err(message),
         E::Memory { .. } => MemoryLimitError::new_err(message),
         E::SplitDepth { .. }
+        | E::NoSplit { .. }
+        | E::OtherSplit { .. }
         | E::Threads(_)
         | E::Sample(_)
         | E::Unit { .. }

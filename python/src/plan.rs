@@ -13,7 +13,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyTuple};
-use queens::{Engine, MAX_N};
+use queens::{Engine, MAX_N, Shape};
 
 use crate::errors::{InputError, QueensError, board_size, to_py};
 use crate::runner::{self, Request, parse_engine};
@@ -316,13 +316,10 @@ impl PlanUnits {
 /// The plan of `n` with `engine`, made with the package's config (the
 /// memory limit) and, for the mirror engine, `split_depth` rows a unit.
 fn make(py: Python<'_>, n: u32, engine: Engine, split_depth: Option<u32>) -> PyResult<Plan> {
-    let mut config = runner::config(py)?;
-    if let Some(rows) = split_depth {
-        config = config.with_split_depth(rows);
-    }
+    let config = runner::config(py)?;
+    let shape = Shape::new(n, engine, split_depth);
     let pool = crate::pool::for_call(py, None)?;
-    let plan =
-        runner::on_pool(py, &pool, || queens::Plan::new(n, engine, &config)).map_err(to_py)?;
+    let plan = runner::on_pool(py, &pool, || queens::Plan::new(shape, &config)).map_err(to_py)?;
     let hash = plan.hash().to_string().into();
     Ok(Plan { plan, hash })
 }

@@ -182,12 +182,6 @@ pub fn run(
     let tally = Tally::default();
     let cancel = AtomicBool::new(false);
     let config = config(py)?;
-    let config = match request.files {
-        // The command line's split for a shard, so that both write the
-        // same plan's files.
-        Files::Shard { .. } => config.with_split_depth(queens::shard::SPLIT_DEPTH),
-        _ => config,
-    };
     let pool: Arc<ThreadPool> = pool::for_call(py, request.threads)?;
     let mut counter = Counter::new(request.n)
         .config(&config)
@@ -196,6 +190,11 @@ pub fn run(
         .cancel(&cancel);
     if let Some(engine) = request.engine {
         counter = counter.engine(engine);
+    }
+    // The command line's split for a mirror shard, so that both write the
+    // same plan's files.
+    if matches!(request.files, Files::Shard { .. }) && counter.chosen_engine() == Engine::Mirror {
+        counter = counter.split_depth(queens::shard::SPLIT_DEPTH);
     }
     if let Some(units) = &request.units {
         counter = counter.units(units);

@@ -15,7 +15,7 @@ use anyhow::Context;
 use indicatif::ProgressBar;
 use queens::Error;
 use queens::bench::{self, Machine, Workload};
-use queens::{Config, Counter, Engine, Executor, known};
+use queens::{Config, Counter, Engine, Executor, Shape, known};
 use serde::Serialize;
 
 use super::args::refuse_engine;
@@ -229,7 +229,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
             .engine(engine)
             .config(&config)
             .fits_unplanned()?;
-        super::plan::announce(n, engine, &config);
+        super::plan::announce(Shape::new(n, engine, None), &config);
     }
     let shown = !args.json && !args.quiet && io::stderr().is_terminal();
     let bar = Bar::new(shown, &workload, runs);

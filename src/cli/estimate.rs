@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use queens::{
-    Config, Counter, Engine, Executor, MAX_N, Overrun, Plan, Sample, human_duration, known,
+    Config, Counter, Engine, Executor, MAX_N, Overrun, Plan, Sample, Shape, human_duration, known,
 };
 use serde::Serialize;
 
@@ -189,9 +189,9 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let planned = counter.units(&[]).fits_unplanned().and_then(|()| {
         if !args.quiet {
-            super::plan::announce(n, engine, &config);
+            super::plan::announce(Shape::new(n, engine, None), &config);
         }
-        Plan::new(n, engine, &config)
+        Plan::new(Shape::new(n, engine, None), &config)
     });
     let plan = match planned {
         Ok(plan) => plan,

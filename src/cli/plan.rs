@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use queens::{Config, DEFAULT_SPLIT_DEPTH, Engine, MAX_N, Plan, human_duration};
+use queens::{Config, Engine, MAX_N, Plan, Shape, human_duration};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
@@ -114,13 +114,12 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
         eprintln!("queens: --split-depth applies to the mirror engine only, {why}");
         return Ok(ExitCode::from(EXIT_USAGE));
     }
-    let config = Config::default()
-        .with_split_depth(args.split_depth.unwrap_or(DEFAULT_SPLIT_DEPTH))
-        .with_memory_limit(super::memory::available()?);
+    let config = Config::default().with_memory_limit(super::memory::available()?);
+    let shape = Shape::new(n, engine, args.split_depth);
     if !args.quiet {
-        announce(n, engine, &config);
+        announce(shape, &config);
     }
-    let plan = match Plan::new(n, engine, &config) {
+    let plan = match Plan::new(shape, &config) {
         Ok(plan) => plan,
         Err(refused) => {
             eprintln!("queens: {refused}");
@@ -148,15 +147,16 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Says on stderr how long building the plan of `(n, engine)` with
+/// Says on stderr how long building the plan of `shape` with
 /// `config` will take, where that is more than a few seconds
 /// ([`Plan::planning_seconds`], on the threads of the current rayon pool,
 /// which builds it) and the plan fits in `config`'s memory limit (else it
 /// is refused at once, in one line): the join's plan of n = 28 takes
 /// minutes, with nothing else to show for them.
-pub(super) fn announce(n: u32, engine: Engine, config: &Config) {
+pub(super) fn announce(shape: Shape, config: &Config) {
+    let Shape { n, engine, .. } = shape;
     let threads = rayon::current_num_threads();
-    let fits = Plan::memory_estimate(n, engine, config)
+    let fits = Plan::memory_estimate(shape)
         .is_ok_and(|needed| config.memory_limit.is_none_or(|limit| needed <= limit));
     if let Some(seconds) = Plan::planning_seconds(n, engine, threads)
         && seconds >= ANNOUNCED_SECONDS

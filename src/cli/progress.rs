@@ -398,7 +398,7 @@ fn projected(long: &Long<'_>, first: &[UnitDone], started: Instant) -> f64 {
 #[cfg(test)]
 mod tests {
     use indicatif::InMemoryTerm;
-    use queens::{Config, Counter, Engine};
+    use queens::{Config, Counter, Engine, Shape};
 
     use super::*;
 
@@ -523,7 +523,7 @@ mod tests {
         // 6 min: two estimators). The warning's figure is the time up to
         // the first unit plus `queens::project`, as `estimate` adds its
         // plan and tables to it.
-        let plan = Plan::new(12, Engine::Join, &Config::default()).unwrap();
+        let plan = Plan::new(Shape::new(12, Engine::Join, None), &Config::default()).unwrap();
         let all: Vec<u32> = (0..plan.len() as u32).collect();
         let recorder = Recorder::default();
         let counter = Counter::new(12).engine(Engine::Join).threads(2);

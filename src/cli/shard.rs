@@ -11,23 +11,23 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use queens::shard::{PrepareError, Problem, Task};
-use queens::{Config, Engine, Plan, shard::ShardId};
+use queens::{Config, Plan, Shape, shard::ShardId};
 
 use super::UsageError;
 
 pub use queens::shard::read;
 
-/// Plans shard `shard` of `n` and decides whether it has work left.
+/// Plans shard `shard` of the plan of `shape` and decides whether it has work left.
 /// Refuses (exit 2) a result file already in `out_dir` that is not this
 /// shard's, rather than overwrite what may be someone's other run.
 pub fn prepare(
-    n: u32,
-    engine: Engine,
+    shape: Shape,
     config: &Config,
     shard: ShardId,
     out_dir: &Path,
 ) -> anyhow::Result<(Plan, Task)> {
-    let plan = Plan::new(n, engine, config)
+    let Shape { n, engine, .. } = shape;
+    let plan = Plan::new(shape, config)
         .with_context(|| format!("counting n = {n} with the {engine} engine"))?;
     match Task::prepare(&plan, shard, out_dir) {
         Ok(task) => Ok((plan, task)),

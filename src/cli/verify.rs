@@ -20,7 +20,7 @@ use std::time::{Instant, SystemTime};
 use anyhow::Context;
 use queens::journal::{self, Replay};
 use queens::shard::{self, ShardFile};
-use queens::{Config, Counter, DEFAULT_SPLIT_DEPTH, Engine, Plan};
+use queens::{Config, Counter, Engine, Plan, Shape};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -179,7 +179,6 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     } = claims;
     let engine = plan.engine();
     let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
-        .with_split_depth(plan.split_depth().unwrap_or(DEFAULT_SPLIT_DEPTH))
         .with_memory_limit(super::memory::available()?);
 
     let seed = args.seed.unwrap_or_else(fresh_seed);
@@ -352,13 +351,15 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
             described.engine
         ))
     })?;
-    let config = Config::default()
-        .with_split_depth(described.split.unwrap_or(DEFAULT_SPLIT_DEPTH))
-        .with_memory_limit(super::memory::available()?);
+    let config = Config::default().with_memory_limit(super::memory::available()?);
+    let shape = Shape::new(described.n, engine, described.split);
     // Refused before the plan is built when even one thread's recount
     // would not fit (see: issue 32: the join plans n = 28 for minutes).
-    let floor = Counter::new(described.n)
-        .engine(engine)
+    let mut counter = Counter::new(described.n).engine(engine);
+    if let Some(rows) = described.split {
+        counter = counter.split_depth(rows);
+    }
+    let floor = counter
         .config(&config)
         .threads(1)
         .units(&[])
@@ -369,8 +370,8 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     // A header naming a plan this build cannot make (n = 99, a split of
     // 9) is bad input like any other bad header (exit 2); a plan too big
     // for this machine is the memory refusal every command gives.
-    super::plan::announce(described.n, engine, &config);
-    let plan = Plan::new(described.n, engine, &config).map_err(|e| match e {
+    super::plan::announce(shape, &config);
+    let plan = Plan::new(shape, &config).map_err(|e| match e {
         queens::Error::Memory { .. } => anyhow::Error::from(e),
         e => usage(format!(
             "its header names a plan this build cannot make: {e}"

@@ -12,7 +12,7 @@ use super::gpu::Gpu;
 use super::options::Options;
 use super::plan::threads_of;
 use super::run::{self, Observer, Runner};
-use super::{Config, Engine, Executor, Plan, PlanHash};
+use super::{Config, Engine, Executor, Plan, PlanHash, Shape};
 use crate::error::MAX_THREADS;
 use crate::{Error, Selection};
 
@@ -99,6 +99,8 @@ impl Count {
 pub struct Counter<'a> {
     n: u32,
     engine: Option<Engine>,
+    /// The mirror engine's split, if given: part of the plan's shape.
+    split_depth: Option<u32>,
     config: Config,
     /// Whether `config.options` were given ([`Self::options`],
     /// [`Self::config`]), rather than the defaults: a plan built with
@@ -119,6 +121,7 @@ impl<'a> Counter<'a> {
         Self {
             n,
             engine: None,
+            split_depth: None,
             config: Config::default(),
             options_given: false,
             observer: &(),
@@ -146,11 +149,15 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// The mirror engine's split: units fix `rows` rows.
+    /// The mirror engine's split: units fix `rows` rows (part of the
+    /// plan's [`Shape`]; an engine without a split refuses it,
+    /// [`Error::NoSplit`]).
     #[must_use]
-    pub fn split_depth(mut self, rows: u32) -> Self {
-        self.config.split_depth = rows;
-        self
+    pub fn split_depth(self, rows: u32) -> Self {
+        Self {
+            split_depth: Some(rows),
+            ..self
+        }
     }
 
     /// Where the units run: the CPU (default) or, for the backtracking
@@ -172,7 +179,7 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Threads, split, memory limit, executor and options from `config`,
+    /// Threads, memory limit, executor and options from `config`,
     /// all of them: its threads replace a [`pool`](Self::pool) given
     /// before, and its options are [given](Self::options).
     #[must_use]
@@ -231,12 +238,20 @@ impl<'a> Counter<'a> {
             .unwrap_or_else(|| self.config.executor.engine_for(self.n))
     }
 
+    /// The shape of the plan this count runs: its `n`, the
+    /// [chosen engine](Self::chosen_engine) and the
+    /// [split](Self::split_depth) given, if any.
+    #[must_use]
+    pub fn shape(&self) -> Shape {
+        Shape::new(self.n, self.chosen_engine(), self.split_depth)
+    }
+
     /// The plan this count runs.
     ///
     /// # Errors
     /// As [`Plan::new`].
     pub fn plan(&self) -> Result<Plan, Error> {
-        Plan::new(self.n, self.chosen_engine(), &self.config)
+        Plan::new(self.shape(), &self.config)
     }
 
     /// Builds the plan and counts.
@@ -249,7 +264,8 @@ impl<'a> Counter<'a> {
     pub fn run(&self) -> Result<Count, Error> {
         let stop = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
         self.fits_unplanned()?;
-        let plan = Plan::new_unless(self.n, self.chosen_engine(), &self.config, &stop)?
+        let (n, engine) = (self.n, self.chosen_engine());
+        let plan = Plan::new_unless(n, engine, self.split_depth, &self.config, &stop)?
             .ok_or(Error::Cancelled)?;
         self.run_plan(&plan)
     }
@@ -261,6 +277,8 @@ impl<'a> Counter<'a> {
     /// # Errors
     /// As [`run`](Self::run), without the plan's; [`Error::OtherPlan`] when
     /// the plan is not for this builder's `n` or named engine;
+    /// [`Error::OtherSplit`] or [`Error::NoSplit`] when this builder was
+    /// given a [split](Self::split_depth) other than the plan's;
     /// [`Error::OtherOptions`] when this builder was given
     /// [options](Self::options) (or a [config](Self::config)) other than
     /// the plan's;
@@ -297,6 +315,19 @@ impl<'a> Counter<'a> {
                 plan_n: plan.n(),
                 plan_engine: plan.engine().name(),
             });
+        }
+        if let Some(split) = self.split_depth {
+            match plan.split_depth() {
+                None => {
+                    return Err(Error::NoSplit {
+                        engine: plan.engine().name(),
+                    });
+                }
+                Some(plan_split) if plan_split != split => {
+                    return Err(Error::OtherSplit { split, plan_split });
+                }
+                Some(_) => {}
+            }
         }
         if self.options_given && self.config.options != *plan.options() {
             return Err(Error::OtherOptions);
@@ -389,9 +420,7 @@ impl Counter<'_> {
         };
         let engine = self.chosen_engine();
         let needed = Plan::count_memory_floor(
-            self.n,
-            engine,
-            &self.config,
+            self.shape(),
             self.counting_threads(),
             self.units.map(<[u32]>::len),
         )?;

@@ -8,7 +8,8 @@
 //! - [`Engine::Join`] pairs left and right half-boards (Kluev's quadrant
 //!   join), one unit per row set, with the board's symmetries (n = 4..=28).
 //!
-//! A plan runs on an [`Executor`]: the CPU (a rayon pool) or, for the
+//! A plan is defined by its [`Shape`] (n, engine, split) and runs as a
+//! [`Config`] says. It runs on an [`Executor`]: the CPU (a rayon pool) or, for the
 //! mirror engine's backtracking plans, an NVIDIA GPU (the `gpu` feature).
 //! The executor is not part of the plan: a GPU run and a CPU run of one
 //! plan share its hash, its journal and its shards.
@@ -197,9 +198,52 @@ impl Executor {
     }
 }
 
-/// How to run a count: where, on how many threads, the mirror engine's
-/// split, the memory it may take, and the hardware [`Options`].
-/// `Config::default()` uses the CPU's every core, splits on two rows, sets
+/// What defines a plan: the board size, the engine, and the mirror
+/// engine's split (how many rows its units fix). Two plans of one shape
+/// are the same plan, with one hash, journal and shards; how a plan runs
+/// (threads or a pool, the executor, the options, a memory limit) is a
+/// [`Config`], never part of the shape.
+///
+/// ```
+/// use queens::{Config, Engine, Plan, Shape};
+///
+/// let plan = Plan::new(Shape::new(10, Engine::Mirror, Some(3)), &Config::default())?;
+/// assert_eq!((plan.split_depth(), plan.shape()), (Some(3), Shape::new(10, Engine::Mirror, Some(3))));
+/// let join = Plan::new(Shape::new(10, Engine::Join, None), &Config::default())?;
+/// assert_eq!(join.split_depth(), None);
+/// # Ok::<(), queens::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Shape {
+    /// Board size.
+    pub n: u32,
+    /// The engine whose units the plan holds.
+    pub engine: Engine,
+    /// Rows each of the mirror engine's units fixes
+    /// (`1..=MAX_SPLIT_DEPTH`); `None`: [`DEFAULT_SPLIT_DEPTH`] for the
+    /// mirror engine, and no split for the others, whose units are fixed
+    /// by `n` (a split given to them is refused with [`Error::NoSplit`]).
+    pub split_depth: Option<u32>,
+}
+
+impl Shape {
+    /// The shape of `engine`'s plan for an `n`-board, split on
+    /// `split_depth` rows (`None`: the engine's own split, if it has one).
+    /// Checked when a plan is built or estimated, not here.
+    #[must_use]
+    pub fn new(n: u32, engine: Engine, split_depth: Option<u32>) -> Self {
+        Self {
+            n,
+            engine,
+            split_depth,
+        }
+    }
+}
+
+/// How to run a count: where, on how many threads, the memory it may
+/// take, and the hardware [`Options`]; none of it changes the plan (that
+/// is its [`Shape`]). `Config::default()` uses the CPU's every core, sets
 /// no limit and takes the default options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -207,8 +251,6 @@ pub struct Config {
     /// Threads; `None` means rayon's default (the `RAYON_NUM_THREADS`
     /// variable, else one per logical CPU).
     pub threads: Option<NonZeroUsize>,
-    /// How many rows the mirror engine's units fix (`1..=MAX_SPLIT_DEPTH`).
-    pub split_depth: u32,
     /// The memory this machine has available, in bytes: a plan or a count
     /// estimated to need more is refused with [`Error::Memory`] before it
     /// allocates (see [`Plan::memory_estimate`]). `None`: no check. The
@@ -224,7 +266,6 @@ impl Default for Config {
     fn default() -> Self {
         Self {
             threads: None,
-            split_depth: DEFAULT_SPLIT_DEPTH,
             memory_limit: None,
             executor: Executor::Cpu,
             options: Options::default(),
@@ -240,15 +281,6 @@ impl Config {
         Self {
             threads: NonZeroUsize::new(threads),
             ..Self::default()
-        }
-    }
-
-    /// This configuration with the mirror engine's units fixing `rows` rows.
-    #[must_use]
-    pub fn with_split_depth(self, rows: u32) -> Self {
-        Self {
-            split_depth: rows,
-            ..self
         }
     }
 
@@ -318,7 +350,7 @@ mod tests {
     fn unit_counts(n: u32, planner: Planner, simd: Simd) -> Vec<(u32, u128)> {
         let options = Options::default().with_simd(simd);
         let config = Config::with_threads(2).with_options(options);
-        let plan = Plan::new_unless(n, planner, &config, &|| false)
+        let plan = Plan::new_unless(n, planner, None, &config, &|| false)
             .unwrap()
             .unwrap();
         let portable = simd == Simd::PORTABLE;
@@ -362,7 +394,7 @@ mod tests {
     /// See: issue 22 (`Counter::new(n).run_plan(&plan)` ignored `n`).
     #[test]
     fn a_plan_for_another_count_is_refused() {
-        let plan = Plan::new(10, Engine::Mirror, &Config::default()).unwrap();
+        let plan = Plan::new(Shape::new(10, Engine::Mirror, None), &Config::default()).unwrap();
         for counter in [Counter::new(11), Counter::new(10).engine(Engine::Join)] {
             let err = counter.run_plan(&plan).unwrap_err();
             assert!(matches!(err, Error::OtherPlan { plan_n: 10, .. }), "{err}");
@@ -377,13 +409,13 @@ mod tests {
     #[test]
     fn no_setting_of_a_counter_is_ignored() {
         let portable = Options::default().with_simd(Simd::PORTABLE);
-        let plan = Plan::new(10, Engine::Mirror, &Config::default()).unwrap();
+        let plan = Plan::new(Shape::new(10, Engine::Mirror, None), &Config::default()).unwrap();
         let other = Counter::new(10).options(portable).run_plan(&plan);
         assert_eq!(other, Err(Error::OtherOptions));
         let config = Config::default().with_options(portable);
         let other = Counter::new(10).config(&config).run_plan(&plan);
         assert_eq!(other, Err(Error::OtherOptions));
-        let same = Plan::new(10, Engine::Mirror, &config).unwrap();
+        let same = Plan::new(Shape::new(10, Engine::Mirror, None), &config).unwrap();
         for counter in [Counter::new(10), Counter::new(10).options(portable)] {
             assert_eq!(counter.run_plan(&same).unwrap().solutions, 724);
         }
@@ -399,6 +431,53 @@ mod tests {
         let units = Counter::new(10).engine(Engine::Mirror).units(&[0]);
         let run = crate::Run::new(&plan, plan.select_all()).counter(units);
         assert_eq!(run.count(), Err(Error::RunUnits));
+    }
+
+    /// See: issue 34 (the split was a `Config` setting, ignored by the
+    /// engines without one). A shape is the plan: its split is the
+    /// mirror engine's, given or default, refused for the others and for
+    /// a counter given another one.
+    #[test]
+    fn a_shape_is_the_plan_and_a_split_needs_an_engine_with_one() {
+        let config = Config::default();
+        let default = Plan::new(Shape::new(10, Engine::Mirror, None), &config).unwrap();
+        assert_eq!(default.split_depth(), Some(DEFAULT_SPLIT_DEPTH));
+        let three = Shape::new(10, Engine::Mirror, Some(3));
+        let plan = Plan::new(three, &config).unwrap();
+        assert_eq!(plan.shape(), three);
+        assert_eq!(
+            Plan::new(plan.shape(), &config).unwrap().hash(),
+            plan.hash()
+        );
+        assert_ne!(plan.hash(), default.hash());
+        for engine in [Engine::Join, Engine::Constellations] {
+            let split = Shape::new(10, engine, Some(2));
+            let no_split = Error::NoSplit {
+                engine: engine.name(),
+            };
+            let err = Plan::new(split, &config).unwrap_err();
+            assert_eq!(err, no_split);
+            assert_eq!(Plan::memory_estimate(split), Err(no_split.clone()));
+            let counted = Counter::new(10).engine(engine).split_depth(2).run();
+            assert_eq!(counted, Err(no_split));
+        }
+        let seven = Shape::new(10, Engine::Mirror, Some(7));
+        assert!(matches!(
+            Plan::new(seven, &config),
+            Err(Error::SplitDepth { depth: 7, .. })
+        ));
+        let other = Counter::new(10).split_depth(2).run_plan(&plan);
+        assert_eq!(
+            other,
+            Err(Error::OtherSplit {
+                split: 2,
+                plan_split: 3
+            })
+        );
+        let same = Counter::new(10).engine(Engine::Mirror).split_depth(3);
+        assert_eq!(same.shape(), three);
+        assert_eq!(same.run_plan(&plan).unwrap().solutions, 724);
+        assert_eq!(same.run().unwrap().plan, plan.hash());
     }
 
     /// The engines parse by name, the join's earlier stages do not (they

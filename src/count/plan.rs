@@ -26,7 +26,7 @@ use super::constellations::{self, Start};
 use super::join::{self, JoinPlan, Stage};
 use super::mirror::{self, WorkUnit};
 use super::options::Options;
-use super::{Config, Engine};
+use super::{Config, Engine, Shape};
 use crate::Error;
 use crate::cpu::Features;
 
@@ -167,18 +167,21 @@ pub(crate) struct Scratch {
 }
 
 impl Plan {
-    /// The plan of `engine` for an `n`-board; `config.split_depth` shapes
-    /// the mirror engine's units (the join's are fixed by `n`), and its
-    /// units count with `config.options` (which never change the plan).
+    /// The plan of `shape` (its board, engine and the mirror engine's
+    /// split; the join's units are fixed by `n`), whose units count with
+    /// `config.options` (which never change the plan).
     ///
     /// # Errors
-    /// [`Error::BoardSize`] when `engine` does not cover `n`,
+    /// [`Error::BoardSize`] when the engine does not cover `n`,
     /// [`Error::SplitDepth`] for a split outside `1..=6`,
+    /// [`Error::NoSplit`] for a split given to an engine without one,
     /// [`Error::Memory`] when `config.memory_limit` is set and the plan
     /// would need more (see [`memory_estimate`](Self::memory_estimate)).
-    pub fn new(n: u32, engine: Engine, config: &Config) -> Result<Self, Error> {
-        Ok(Self::new_unless(n, engine, config, &|| false)?
-            .expect("a plan that never stops is built"))
+    pub fn new(shape: Shape, config: &Config) -> Result<Self, Error> {
+        Ok(
+            Self::new_unless(shape.n, shape.engine, shape.split_depth, config, &|| false)?
+                .expect("a plan that never stops is built"),
+        )
     }
 
     /// [`new`](Self::new), given up (`Ok(None)`) when `stop()` says so
@@ -187,12 +190,14 @@ impl Plan {
     pub(crate) fn new_unless(
         n: u32,
         planner: impl Into<Planner>,
+        split: Option<u32>,
         config: &Config,
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Self>, Error> {
         let planner = planner.into();
+        let split = check(n, planner, split)?;
         if let Some(available) = config.memory_limit {
-            let needed = Self::memory_estimate_of(n, planner, config)?;
+            let needed = Self::memory_estimate_of(n, planner, split)?;
             if needed > available {
                 return Err(Error::Memory {
                     doing: "planning",
@@ -202,14 +207,12 @@ impl Plan {
                     available,
                 });
             }
-        } else {
-            check(n, planner, config)?;
         }
         let body = match planner {
             Planner::Constellations => Body::Constellations(constellations::starts(n)),
             Planner::Mirror => Body::Mirror {
-                split_depth: config.split_depth,
-                units: mirror::work_units(n, config.split_depth),
+                split_depth: split,
+                units: mirror::work_units(n, split),
             },
             Planner::Join(stage) => match JoinPlan::new_unless(n, stage, stop)? {
                 Some(join) => Body::Join(Box::new(join)),
@@ -228,26 +231,29 @@ impl Plan {
         Ok(Some(plan))
     }
 
-    /// The bytes [`Plan::new`] keeps for `(n, engine, config)`, estimated
-    /// without building the plan: the mirror engine's units (counted,
-    /// not made), or the join's jobs and the sizes of its quarter table's
-    /// groups. Counting takes more: see [`count_memory`](Self::count_memory).
+    /// The bytes [`Plan::new`] keeps for `shape`, estimated without
+    /// building the plan: the mirror engine's units (counted, not made),
+    /// or the join's jobs and the sizes of its quarter table's groups.
+    /// Counting takes more: see [`count_memory`](Self::count_memory).
     ///
     /// # Errors
     /// As [`Plan::new`], but never [`Error::Memory`].
-    pub fn memory_estimate(n: u32, engine: Engine, config: &Config) -> Result<u64, Error> {
-        Self::memory_estimate_of(n, engine.into(), config)
+    pub fn memory_estimate(shape: Shape) -> Result<u64, Error> {
+        let planner = Planner::from(shape.engine);
+        let split = check(shape.n, planner, shape.split_depth)?;
+        Self::memory_estimate_of(shape.n, planner, split)
     }
 
-    /// [`memory_estimate`](Self::memory_estimate) of any planner's plan.
-    fn memory_estimate_of(n: u32, planner: Planner, config: &Config) -> Result<u64, Error> {
-        check(n, planner, config)?;
+    /// [`memory_estimate`](Self::memory_estimate) of any planner's plan,
+    /// checked, its split resolved (the mirror engine's; ignored by the
+    /// others).
+    fn memory_estimate_of(n: u32, planner: Planner, split: u32) -> Result<u64, Error> {
         Ok(match planner {
             Planner::Constellations => {
                 constellations::start_count(n) as u64 * size_of::<Start>() as u64
             }
             Planner::Mirror => {
-                let units = mirror::unit_count(n, config.split_depth) as u64;
+                let units = mirror::unit_count(n, split) as u64;
                 units * size_of::<WorkUnit>() as u64
             }
             Planner::Join(stage) => JoinPlan::plan_bytes(n, stage),
@@ -255,10 +261,10 @@ impl Plan {
     }
 
     /// A lower bound on [`count_memory`](Self::count_memory) of the plan
-    /// [`Plan::new`] would build for `(n, engine, config)`, on `threads`
-    /// threads, of `units` of its units (`None`: all), found without
-    /// building it: milliseconds, where the join's plans of n = 25 to 28
-    /// take from seconds to minutes (its largest jobs are pinned, see
+    /// [`Plan::new`] would build for `shape`, on `threads` threads, of
+    /// `units` of its units (`None`: all), found without building it:
+    /// milliseconds, where the join's plans of n = 25 to 28 take from
+    /// seconds to minutes (its largest jobs are pinned, see
     /// [`Plan::planning_seconds`]). A count whose floor is above its memory
     /// limit can be refused before its plan is built, and is never one
     /// that the check after the plan would let through.
@@ -266,21 +272,20 @@ impl Plan {
     /// # Errors
     /// As [`Plan::new`], but never [`Error::Memory`].
     pub fn count_memory_floor(
-        n: u32,
-        engine: Engine,
-        config: &Config,
+        shape: Shape,
         threads: usize,
         units: Option<usize>,
     ) -> Result<u64, Error> {
-        let planner = Planner::from(engine);
-        check(n, planner, config)?;
+        let n = shape.n;
+        let planner = Planner::from(shape.engine);
+        let split = check(n, planner, shape.split_depth)?;
         let (plan, all, counting) = match planner {
             Planner::Constellations => {
                 let starts = constellations::start_count(n);
                 (starts as u64 * size_of::<Start>() as u64, starts, 0)
             }
             Planner::Mirror => {
-                let count = mirror::unit_count(n, config.split_depth);
+                let count = mirror::unit_count(n, split);
                 (count as u64 * size_of::<WorkUnit>() as u64, count, 0)
             }
             Planner::Join(stage) => (
@@ -344,6 +349,13 @@ impl Plan {
     #[must_use]
     pub fn engine(&self) -> Engine {
         self.planner.engine()
+    }
+
+    /// What defines the plan: its board, engine and split
+    /// ([`Plan::new`] of it builds this plan again, with the same hash).
+    #[must_use]
+    pub fn shape(&self) -> Shape {
+        Shape::new(self.n, self.engine(), self.split_depth())
     }
 
     /// Rows fixed by each unit: the mirror engine's split, `None` for the
@@ -701,8 +713,11 @@ impl PlanHeader {
 /// rayon's collect may hold twice.
 const RECORD_BYTES: u64 = 2 * 4 + 2 * size_of::<(u32, u128)>() as u64;
 
-/// `Ok` when `planner` covers `n` and the split is in range.
-fn check(n: u32, planner: Planner, config: &Config) -> Result<(), Error> {
+/// The split of `planner`'s plan of an `n`-board given `split`: the one
+/// given or [`mirror::DEFAULT_SPLIT_DEPTH`] for the mirror engine (the
+/// others ignore it), once `planner` covers `n`, the split is in range and
+/// none was given to an engine without one.
+fn check(n: u32, planner: Planner, split: Option<u32>) -> Result<u32, Error> {
     let range = planner.range();
     if !range.contains(&n) {
         return Err(Error::board_size(
@@ -712,14 +727,20 @@ fn check(n: u32, planner: Planner, config: &Config) -> Result<(), Error> {
             *range.end(),
         ));
     }
-    let depth = config.split_depth;
-    if planner == Planner::Mirror && !(1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) {
-        return Err(Error::SplitDepth {
+    match (planner, split) {
+        (Planner::Mirror, None) => Ok(mirror::DEFAULT_SPLIT_DEPTH),
+        (Planner::Mirror, Some(depth)) if (1..=mirror::MAX_SPLIT_DEPTH).contains(&depth) => {
+            Ok(depth)
+        }
+        (Planner::Mirror, Some(depth)) => Err(Error::SplitDepth {
             depth,
             max: mirror::MAX_SPLIT_DEPTH,
-        });
+        }),
+        (_, Some(_)) => Err(Error::NoSplit {
+            engine: planner.name(),
+        }),
+        (_, None) => Ok(mirror::DEFAULT_SPLIT_DEPTH),
     }
-    Ok(())
 }
 
 /// The threads a count on `threads` (rayon's default when `None`) runs on,
@@ -740,7 +761,7 @@ pub(crate) fn threads_of(threads: Option<NonZeroUsize>) -> usize {
 /// As [`Plan::new`], the stage's range in place of the engine's.
 pub fn join_stage_plan(n: u32, stage: Stage, config: &Config) -> Result<Plan, Error> {
     Ok(
-        Plan::new_unless(n, Planner::Join(stage), config, &|| false)?
+        Plan::new_unless(n, Planner::Join(stage), None, config, &|| false)?
             .expect("a plan that never stops is built"),
     )
 }

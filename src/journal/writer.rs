@@ -499,6 +499,7 @@ fn reserve(file: &File, offset: usize, room: usize) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Shape;
     use crate::{Config, Engine};
 
     /// A unit that finishes after the journal was stopped is not copied
@@ -507,7 +508,7 @@ mod tests {
     fn nothing_is_appended_after_the_journal_is_stopped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal");
-        let plan = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
+        let plan = Plan::new(Shape::new(8, Engine::Mirror, None), &Config::default()).unwrap();
         let journal = Journal::open(&path, &plan, None, LockWait::default()).unwrap();
         journal.append(0, 4).unwrap();
         assert_eq!(journal.stop(), 1);
@@ -525,7 +526,7 @@ mod tests {
     fn a_held_journal_is_refused_or_waited_for() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal");
-        let plan = Plan::new(8, Engine::Mirror, &Config::default()).unwrap();
+        let plan = Plan::new(Shape::new(8, Engine::Mirror, None), &Config::default()).unwrap();
         let _held = Journal::open(&path, &plan, None, LockWait::default()).unwrap();
         let busy = Journal::open(&path, &plan, None, LockWait::default());
         assert!(matches!(busy, Err(OpenError::Busy { .. })));

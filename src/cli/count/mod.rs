@@ -51,7 +51,7 @@ fn count(request: &Request) -> anyhow::Result<ExitCode> {
     if let (Some(id), Method::Engine(engine)) = (request.shard, method) {
         let (n, config, out_dir) = (first, &request.config, &request.out_dir);
         request.warn_unpublished(n);
-        match shard::prepare(n, engine, config, id, out_dir)? {
+        match shard::prepare(request.shape(n, engine), config, id, out_dir)? {
             (_, Task::Done(file, path)) => return already_done(&file, &path, request),
             (plan, Task::Count(prepared)) => (first_plan, shard) = (Some(plan), Some(prepared)),
             (_, task) => unreachable!("a shard task counts or is done: {task:?}"),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use queens::shard::{Prepared, ShardFile, ShardId};
-use queens::{Algorithm, Config, DEFAULT_SPLIT_DEPTH, Engine, Executor};
+use queens::{Algorithm, Config, Engine, Executor, Shape};
 
 use super::args::CountArgs;
 use super::records::{Style, count_table};
@@ -33,9 +33,11 @@ pub(super) enum Method {
 pub(super) struct Request {
     /// Each board size to count, in order, with the method that counts it.
     pub(super) sizes: Vec<(u32, Method)>,
-    /// Threads, split depth, memory limit, executor and the environment's
-    /// options.
+    /// Threads, memory limit, executor and the environment's options.
     pub(super) config: Config,
+    /// `--split-depth`, or for a shard the split its files are written
+    /// with: the mirror engine's (see [`Self::shape`]).
+    pub(super) split_depth: Option<u32>,
     pub(super) style: Style,
     /// `-q`: no progress bar, no warnings or notes on stderr.
     pub(super) quiet: bool,
@@ -99,13 +101,10 @@ impl Request {
                 unique: args.unique,
             }
         };
-        let split_depth = args.split_depth.unwrap_or(if shard.is_some() {
-            queens::shard::SPLIT_DEPTH
-        } else {
-            DEFAULT_SPLIT_DEPTH
-        });
+        let split_depth = args
+            .split_depth
+            .or(shard.is_some().then_some(queens::shard::SPLIT_DEPTH));
         let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
-            .with_split_depth(split_depth)
             .with_memory_limit(crate::cli::memory::available()?)
             .with_executor(if args.gpu {
                 Executor::Gpu
@@ -119,6 +118,7 @@ impl Request {
         Ok(Self {
             sizes,
             config,
+            split_depth,
             style,
             quiet: args.quiet,
             units: args.units.clone().map(|UnitList(ids)| ids),
@@ -130,6 +130,14 @@ impl Request {
             output,
             lock_wait: Duration::from_secs(wait),
         })
+    }
+
+    /// The shape of the plan of `engine` for `n`: with the request's
+    /// split where the engine has one (`--split-depth` is refused for
+    /// counts of the others; a shard of those has none).
+    pub(super) fn shape(&self, n: u32, engine: Engine) -> Shape {
+        let split = self.split_depth.filter(|_| engine == Engine::Mirror);
+        Shape::new(n, engine, split)
     }
 
     /// The report on stdout, its table's header kept until the first record

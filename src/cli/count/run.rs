@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 use queens::journal::Journal;
 use queens::shard::Prepared;
-use queens::{Config, Count, Counter, Engine, Plan, Run, Selection, known};
+use queens::{Config, Count, Counter, Engine, Plan, Run, Selection, Shape, known};
 use rayon::ThreadPool;
 
 use super::records::Style;
@@ -42,10 +42,14 @@ impl Request {
     /// issue 32; the join's plan of n = 28 takes minutes, and was refused
     /// only after them), and announced on stderr when it takes seconds.
     pub(super) fn plan(&self, n: u32, engine: Engine, pool: &ThreadPool) -> anyhow::Result<Plan> {
-        let counter = Counter::new(n)
+        let shape = self.shape(n, engine);
+        let mut counter = Counter::new(n)
             .engine(engine)
             .config(&self.config)
             .pool(pool);
+        if let Some(rows) = shape.split_depth {
+            counter = counter.split_depth(rows);
+        }
         let floor = match &self.units {
             Some(ids) => counter.units(ids).fits_unplanned(),
             None => counter.fits_unplanned(),
@@ -56,9 +60,9 @@ impl Request {
         }
         self.warn_unpublished(n);
         if !self.quiet {
-            crate::cli::plan::announce(n, engine, &self.config);
+            crate::cli::plan::announce(shape, &self.config);
         }
-        plan_for(n, engine, &self.config)
+        plan_for(shape, &self.config)
     }
 
     /// Warns that nothing will check the count of `n` where OEIS has no
@@ -228,10 +232,10 @@ impl Request {
     }
 }
 
-/// The plan of `engine` for `n`, with the count's config.
-pub(super) fn plan_for(n: u32, engine: Engine, config: &Config) -> anyhow::Result<Plan> {
-    Plan::new(n, engine, config)
-        .with_context(|| format!("counting n = {n} with the {engine} engine"))
+/// The plan of `shape`, with the count's config.
+pub(super) fn plan_for(shape: Shape, config: &Config) -> anyhow::Result<Plan> {
+    let Shape { n, engine, .. } = shape;
+    Plan::new(shape, config).with_context(|| format!("counting n = {n} with the {engine} engine"))
 }
 
 /// A unit list the plan refuses, as the user should read it.

@@ -106,7 +106,7 @@ impl Request {
             }
         };
         let context = || format!("counting n = {n} with --algorithm {algorithm}");
-        let plan = Plan::new(n, Engine::Mirror, &self.config).with_context(context)?;
+        let plan = Plan::new(self.shape(n, Engine::Mirror), &self.config).with_context(context)?;
         let all: Vec<u32> = (0..plan.len() as u32).collect();
         let progress = self.progress(&plan, &all, threads, began, false);
         let count = signals::wait(

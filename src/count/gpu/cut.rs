@@ -277,11 +277,12 @@ pub(crate) fn max_depth(n: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Shape;
     use crate::count::plan::Plan;
     use crate::count::{Config, Engine};
 
     fn plan(n: u32, engine: Engine) -> Plan {
-        Plan::new(n, engine, &Config::default()).unwrap()
+        Plan::new(Shape::new(n, engine, None), &Config::default()).unwrap()
     }
 
     /// A constellations task fixes its side queens' rows: each cut row

@@ -126,10 +126,11 @@ pub fn find_gpu() -> Result<String, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Shape;
     use crate::count::{Config, Engine};
 
     fn plan(n: u32, engine: Engine) -> Plan {
-        Plan::new(n, engine, &Config::default()).unwrap()
+        Plan::new(Shape::new(n, engine, None), &Config::default()).unwrap()
     }
 
     /// The join's plans do not backtrack: the GPU refuses them in one

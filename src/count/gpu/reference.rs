@@ -91,6 +91,7 @@ pub(crate) fn count_task_allowed(n: u32, depth: u32, task: Masks, allowed: &[u32
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Shape;
     use crate::count::gpu::cut::task_depth;
     use crate::count::options::GpuOptions;
     use crate::count::{Config, Engine};
@@ -124,7 +125,7 @@ mod tests {
     }
 
     fn plan(n: u32, engine: Engine) -> Plan {
-        Plan::new(n, engine, &Config::default()).unwrap()
+        Plan::new(Shape::new(n, engine, None), &Config::default()).unwrap()
     }
 
     /// The weighted sum of every mirror task, cut at every depth the
@@ -179,7 +180,7 @@ mod tests {
     fn mirror_tasks_agree_with_the_cpu_kernel() {
         for n in [8, 11, 13] {
             let depth = 3;
-            let plan = Plan::new(n, Engine::Mirror, &Config::default().with_split_depth(1));
+            let plan = Plan::new(Shape::new(n, Engine::Mirror, Some(1)), &Config::default());
             let plan = plan.unwrap();
             let ids: Vec<u32> = (0..plan.len() as u32).collect();
             let tasks = Tasks::build(n, depth, &roots(&plan, &ids));
