@@ -85,7 +85,9 @@ const NUMERIC_OPTIONS: &[(&[&str], &str, &str, &[&str])] = &[
 ];
 
 /// The value names of options that take no number.
-const NOT_NUMBERS: &[&str] = &["FILE", "DIR", "NAME", "ENGINE", "FORMAT"];
+/// (Squares, `ROW:COL,...`, are numbers in pairs: tests/cli_given.rs holds
+/// their refusals.)
+const NOT_NUMBERS: &[&str] = &["FILE", "DIR", "NAME", "ENGINE", "FORMAT", "ROW:COL,..."];
 
 /// `queens COMMAND --help`.
 fn help(command: &[&str]) -> String {
