@@ -22,6 +22,7 @@ __all__ = [
     "Solutions",
     "Conflict",
     "Plan",
+    "Problem",
     "Unit",
     "Construction",
     "ENGINES",
