@@ -164,6 +164,24 @@ pub enum Error {
         /// What is wrong with it.
         why: String,
     },
+    /// A plan's problem (in a journal's header or a shard file) of
+    /// another board size than the plan's.
+    #[error("the problem is a board of {problem}, and the plan's is of {n}")]
+    ProblemSize {
+        /// The plan's board size.
+        n: u32,
+        /// The problem's.
+        problem: u32,
+    },
+    /// A problem named for an engine that does not count problems.
+    #[error(
+        "the {engine} engine does not count a problem's completions: only the mirror engine \
+         takes given queens and blocked squares"
+    )]
+    NoProblem {
+        /// The engine's name.
+        engine: &'static str,
+    },
     /// A board size without a solution (2 and 3), where one was asked for.
     #[error("n = {0} has no solution: every board size but 2 and 3 has one")]
     NoSolution(u32),

@@ -169,6 +169,9 @@ pub struct Described {
     pub engine: String,
     /// The mirror engine's split depth; `None` for the join.
     pub split: Option<u32>,
+    /// The problem whose completions the plan counts
+    /// ([`crate::Problem::to_line`]); `None` for the empty board.
+    pub problem: Option<String>,
 }
 
 impl Header {
@@ -193,6 +196,7 @@ impl Header {
                 n,
                 engine: engine.to_owned(),
                 split,
+                problem: field("problem").map(str::to_owned),
             }),
             _ => {
                 let lacks = [
@@ -263,14 +267,18 @@ impl Header {
 /// newline.
 pub const MAX_RECORD: usize = 10 + 39 + 8 + 3;
 
+/// The most bytes a journal's header line can take: a problem's plan names
+/// its problem there, up to 1,055 characters at n = 32 (see
+/// [`crate::Problem::to_line`]); the rest of the line is under 300.
+pub const MAX_HEADER: usize = 4 << 10;
+
 /// The most bytes a journal of a plan of `units` units can hold: its
-/// header (under 1 KiB), a record per unit, and the room a killed run
+/// header (at most [`MAX_HEADER`]), a record per unit, and the room a killed run
 /// left unused, with a margin for records written twice. A longer file is
 /// not a journal of that plan, and is refused before it is read.
 #[must_use]
 pub fn max_len(units: usize) -> u64 {
-    const HEADER: u64 = 1 << 10;
-    HEADER + 4 * units as u64 * MAX_RECORD as u64
+    MAX_HEADER as u64 + 4 * units as u64 * MAX_RECORD as u64
 }
 
 impl Header {

@@ -301,7 +301,7 @@ impl Problem {
 
     /// The problem as the search takes it: transposed where the flip is
     /// its only usable symmetry, so that the mirror halves it.
-    fn searched(&self) -> (Self, bool) {
+    pub(crate) fn searched(&self) -> (Self, bool) {
         match self.halving_symmetry() {
             Some(Transform::MIRROR) => (self.clone(), true),
             Some(_) => (self.transformed(Transform::TRANSPOSE), true),
@@ -492,6 +492,33 @@ impl Problem {
     }
 }
 
+impl Problem {
+    /// The problem on one line, as a plan's header, its journals and its
+    /// shard files name it: the board of [`Display`](fmt::Display) with
+    /// its rows joined by `/` (`.Q../..../x.../....`), at most 1,055
+    /// characters (n = 32).
+    #[must_use]
+    pub fn to_line(&self) -> String {
+        self.to_string().trim_end().replace('\n', "/")
+    }
+
+    /// Reads back what [`Problem::to_line`] wrote, and nothing else.
+    ///
+    /// # Errors
+    /// [`Error::PartialBoard`] for a line that is not one problem's line,
+    /// and the errors of [`Problem::new`].
+    pub fn from_line(line: &str) -> Result<Self, Error> {
+        let problem = Self::from_board(&line.replace('/', "\n"))?;
+        if problem.to_line() != line {
+            return Err(Error::PartialBoard {
+                line: 1,
+                why: "not a problem's line: rows of Q, x and . joined by /".to_owned(),
+            });
+        }
+        Ok(problem)
+    }
+}
+
 /// The problem as [`Problem::from_board`] reads it back: `Q`, `x`, `.`.
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -641,13 +668,13 @@ impl Walk<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::known::A000170 as SOLUTIONS;
 
     /// A small deterministic generator (SplitMix64), so that a failure
     /// names its seed.
-    struct Rng(u64);
+    pub(crate) struct Rng(pub(crate) u64);
 
     impl Rng {
         fn next(&mut self) -> u64 {
@@ -658,14 +685,14 @@ mod tests {
             z ^ (z >> 31)
         }
 
-        fn below(&mut self, bound: u32) -> u32 {
+        pub(crate) fn below(&mut self, bound: u32) -> u32 {
             (self.next() % u64::from(bound)) as u32
         }
     }
 
     /// Every permutation of `0..n` that is a solution and that `problem`
     /// admits, by brute force.
-    fn brute_force(problem: &Problem) -> Vec<Vec<u32>> {
+    pub(crate) fn brute_force(problem: &Problem) -> Vec<Vec<u32>> {
         fn go(n: u32, board: &mut Vec<u32>, problem: &Problem, out: &mut Vec<Vec<u32>>) {
             if board.len() == n as usize {
                 if problem.admits(board) {
@@ -692,7 +719,7 @@ mod tests {
     /// anywhere, so that some contradict each other), a few blocked squares,
     /// and, for one in three, its mirror image added so that it keeps the
     /// mirror (or the flip).
-    fn random_problem(rng: &mut Rng, n: u32) -> Problem {
+    pub(crate) fn random_problem(rng: &mut Rng, n: u32) -> Problem {
         let mut given = Vec::new();
         let mut rows_used = 0u32;
         for _ in 0..rng.below(n / 2 + 1) {

@@ -155,6 +155,14 @@ pub struct ShardFile {
     pub plan_format: u32,
     /// The mirror engine's split depth; null for the join.
     pub split: Option<u32>,
+    /// The problem whose completions the plan counts
+    /// ([`Problem::to_line`]); absent for the empty board (and in every
+    /// file written before problems were planned).
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
+    pub problem: Option<String>,
     /// The plan's hash, `sha256:...`.
     pub plan: String,
     /// How many units the whole plan has.
@@ -207,6 +215,7 @@ impl ShardFile {
             engine,
             format: plan_format,
             split,
+            problem,
         } = plan.header();
         Self {
             format: FORMAT.to_owned(),
@@ -215,6 +224,7 @@ impl ShardFile {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             plan_format,
             split,
+            problem,
             plan: plan.hash().to_string(),
             plan_units: plan.len(),
             shard: index,
@@ -251,7 +261,7 @@ impl ShardFile {
         self.header_fields().into_iter().map(|(_, v)| v).collect()
     }
 
-    fn header_fields(&self) -> [(&'static str, String); 11] {
+    fn header_fields(&self) -> [(&'static str, String); 12] {
         let f = self;
         [
             ("format", f.format.clone()),
@@ -262,6 +272,10 @@ impl ShardFile {
             (
                 "split",
                 f.split.map_or("null".to_owned(), |s| s.to_string()),
+            ),
+            (
+                "problem",
+                f.problem.clone().unwrap_or_else(|| "null".to_owned()),
             ),
             ("plan", f.plan.clone()),
             ("plan_units", f.plan_units.to_string()),
@@ -281,7 +295,22 @@ impl ShardFile {
     pub fn plan(&self, memory_limit: Option<u64>) -> Result<Plan, Error> {
         let engine: Engine = self.engine.parse()?;
         let config = Config::default().with_memory_limit(memory_limit);
-        Plan::new(Shape::new(self.n, engine, self.split), &config)
+        match &self.problem {
+            Some(line) if engine == Engine::Mirror => {
+                let problem = crate::Problem::from_line(line)?;
+                if problem.n() != self.n {
+                    return Err(Error::ProblemSize {
+                        n: self.n,
+                        problem: problem.n(),
+                    });
+                }
+                Plan::for_problem(&problem, self.split, &config)
+            }
+            Some(_) => Err(Error::NoProblem {
+                engine: engine.name(),
+            }),
+            None => Plan::new(Shape::new(self.n, engine, self.split), &config),
+        }
     }
 
     /// Why the file is not a whole, consistent result for `shard` of
@@ -317,6 +346,10 @@ pub const MAX_FILE_LEN: u64 = 256 << 20;
 /// version, a plan hash, a total of up to 39 digits): longer ones are not
 /// a shard result, and are never echoed into a message.
 const MAX_FIELD: usize = 100;
+
+/// The longest problem line ([`Problem::to_line`]): 32 rows of 32
+/// squares and 31 slashes.
+const MAX_PROBLEM: usize = 32 * 33 - 1;
 
 /// Why bytes are not a shard result, in one line of reasonable length.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -384,6 +417,15 @@ impl ShardFile {
                     value.len()
                 ));
             }
+        }
+        if let Some(problem) = &self.problem
+            && problem.len() > MAX_PROBLEM
+        {
+            return Err(format!(
+                "it is not a queens shard result (its problem is {} characters long, and a \
+                 32 x 32 board's is {MAX_PROBLEM})",
+                problem.len()
+            ));
         }
         if self.journal_units.len() > self.units.len() {
             return Err(format!(

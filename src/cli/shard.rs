@@ -9,9 +9,8 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
 use queens::shard::{PrepareError, Problem, Task};
-use queens::{Config, Plan, Shape, shard::ShardId};
+use queens::{Plan, shard::ShardId};
 
 use super::UsageError;
 
@@ -20,15 +19,7 @@ pub use queens::shard::read;
 /// Plans shard `shard` of the plan of `shape` and decides whether it has work left.
 /// Refuses (exit 2) a result file already in `out_dir` that is not this
 /// shard's, rather than overwrite what may be someone's other run.
-pub fn prepare(
-    shape: Shape,
-    config: &Config,
-    shard: ShardId,
-    out_dir: &Path,
-) -> anyhow::Result<(Plan, Task)> {
-    let Shape { n, engine, .. } = shape;
-    let plan = Plan::new(shape, config)
-        .with_context(|| format!("counting n = {n} with the {engine} engine"))?;
+pub fn prepare(plan: Plan, shard: ShardId, out_dir: &Path) -> anyhow::Result<(Plan, Task)> {
     match Task::prepare(&plan, shard, out_dir) {
         Ok(task) => Ok((plan, task)),
         Err(directory @ PrepareError::Directory { .. }) => Err(anyhow::anyhow!(directory)),

@@ -334,10 +334,10 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     let file = files::open_input(path, "a journal", false, false).map_err(usage)?;
     let mut head = Vec::new();
     (&file)
-        .take(1 << 10)
+        .take(journal::MAX_HEADER as u64)
         .read_to_end(&mut head)
         .map_err(|e| usage(e.to_string()))?;
-    if head.len() < 1 << 10 && journal::is_torn_header(&head) {
+    if head.len() < journal::MAX_HEADER && journal::is_torn_header(&head) {
         return Err(usage(journal::Refusal::TornHeader.to_string()).into());
     }
     let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
@@ -371,7 +371,12 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     // 9) is bad input like any other bad header (exit 2); a plan too big
     // for this machine is the memory refusal every command gives.
     super::plan::announce(shape, &config);
-    let plan = Plan::new(shape, &config).map_err(|e| match e {
+    let plan = match &described.problem {
+        Some(line) => queens::Problem::from_line(line)
+            .and_then(|problem| Plan::for_problem(&problem, described.split, &config)),
+        None => Plan::new(shape, &config),
+    };
+    let plan = plan.map_err(|e| match e {
         queens::Error::Memory { .. } => anyhow::Error::from(e),
         e => usage(format!(
             "its header names a plan this build cannot make: {e}"

@@ -20,6 +20,7 @@
 //! pool to share, [`Options`], an observer, a subset of units, a cancel
 //! flag).
 
+mod completion;
 pub(crate) mod constellations;
 pub(crate) mod cost;
 mod counter;

@@ -22,13 +22,14 @@ use std::ops::RangeInclusive;
 
 use sha2::{Digest, Sha256};
 
+use super::completion::{CompletionPlan, CompletionUnit};
 use super::constellations::{self, Start};
 use super::join::{self, JoinPlan, Stage};
 use super::mirror::{self, WorkUnit};
 use super::options::Options;
 use super::{Config, Engine, Shape};
-use crate::Error;
 use crate::cpu::Features;
+use crate::{Error, Problem};
 
 /// The mirror engine's plan format: bump when its units or descriptors
 /// change meaning, so that old journals and shards are refused.
@@ -57,6 +58,9 @@ enum Body {
     },
     Join(Box<JoinPlan>),
     Constellations(Vec<Start>),
+    /// The completions of a problem with constraints: the mirror engine's
+    /// search with allowed masks (see [`super::completion`]).
+    Completion(Box<CompletionPlan>),
 }
 
 /// One unit of a plan, as another program sees it.
@@ -182,6 +186,75 @@ impl Plan {
             Self::new_unless(shape.n, shape.engine, shape.split_depth, config, &|| false)?
                 .expect("a plan that never stops is built"),
         )
+    }
+
+    /// The plan of `problem`'s completions: the mirror engine's search,
+    /// each row kept to the columns the problem allows, halved by the
+    /// mirror (or the flip) where the problem keeps it, each unit placing
+    /// `split_depth` rows without a given queen ([`DEFAULT_SPLIT_DEPTH`](crate::DEFAULT_SPLIT_DEPTH)
+    /// when `None`). Its header, hash, journals and shard files name the
+    /// problem ([`Problem::to_line`]), so that they are refused for
+    /// another. The empty board's problem is planned as
+    /// `Plan::new(Shape::new(n, Engine::Mirror, split_depth), config)`,
+    /// with that plan's hash. See [`Plan::problem`].
+    ///
+    /// ```
+    /// use queens::{Config, Counter, Engine, Plan, Problem, Square};
+    ///
+    /// let corner = Problem::new(8, [Square::new(0, 0)], [])?;
+    /// let plan = Plan::for_problem(&corner, None, &Config::default())?;
+    /// let count = Counter::new(8).engine(Engine::Mirror).run_plan(&plan)?;
+    /// assert_eq!(count.solutions, 4);
+    /// # Ok::<(), queens::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::SplitDepth`] for a split outside `1..=6`, [`Error::Memory`]
+    /// when `config.memory_limit` is set and the plan would need more.
+    pub fn for_problem(
+        problem: &Problem,
+        split_depth: Option<u32>,
+        config: &Config,
+    ) -> Result<Self, Error> {
+        let n = problem.n();
+        let split = check(n, Planner::Mirror, split_depth)?;
+        if problem.is_empty_board() {
+            return Self::new(Shape::new(n, Engine::Mirror, Some(split)), config);
+        }
+        if let Some(available) = config.memory_limit {
+            let needed = CompletionPlan::unit_count(problem, split) as u64
+                * size_of::<CompletionUnit>() as u64;
+            if needed > available {
+                return Err(Error::Memory {
+                    doing: "planning",
+                    n,
+                    by: Planner::Mirror.described(),
+                    needed,
+                    available,
+                });
+            }
+        }
+        let mut plan = Self {
+            n,
+            planner: Planner::Mirror,
+            body: Body::Completion(Box::new(CompletionPlan::new(problem, split))),
+            hash: PlanHash([0; 32]),
+            options: config.options,
+            features: Features::allowed(config.options.simd),
+        };
+        plan.hash = plan.canonical_hash();
+        Ok(plan)
+    }
+
+    /// The problem whose completions the plan counts, where it was built
+    /// by [`Plan::for_problem`] with constraints; `None` for the plans of
+    /// the empty board.
+    #[must_use]
+    pub fn problem(&self) -> Option<&Problem> {
+        match &self.body {
+            Body::Completion(plan) => Some(plan.problem()),
+            _ => None,
+        }
     }
 
     /// [`new`](Self::new), given up (`Ok(None)`) when `stop()` says so
@@ -319,6 +392,7 @@ impl Plan {
             Body::Mirror { units, .. } => (units.capacity() * size_of::<WorkUnit>()) as u64,
             Body::Join(join) => join.bytes(),
             Body::Constellations(starts) => (starts.capacity() * size_of::<Start>()) as u64,
+            Body::Completion(plan) => (plan.units().len() * size_of::<CompletionUnit>()) as u64,
         };
         let records = units as u64 * RECORD_BYTES;
         let counting = match (&self.body, self.planner.stage()) {
@@ -352,7 +426,9 @@ impl Plan {
     }
 
     /// What defines the plan: its board, engine and split
-    /// ([`Plan::new`] of it builds this plan again, with the same hash).
+    /// ([`Plan::new`] of it builds this plan again, with the same hash;
+    /// for a [problem](Self::problem)'s plan, [`Plan::for_problem`] of the
+    /// problem and this split does).
     #[must_use]
     pub fn shape(&self) -> Shape {
         Shape::new(self.n, self.engine(), self.split_depth())
@@ -364,6 +440,7 @@ impl Plan {
     pub fn split_depth(&self) -> Option<u32> {
         match &self.body {
             Body::Mirror { split_depth, .. } => Some(*split_depth),
+            Body::Completion(plan) => Some(plan.split()),
             Body::Join(_) | Body::Constellations(_) => None,
         }
     }
@@ -375,6 +452,7 @@ impl Plan {
             Body::Mirror { units, .. } => units.len(),
             Body::Join(plan) => plan.len(),
             Body::Constellations(starts) => starts.len(),
+            Body::Completion(plan) => plan.units().len(),
         }
     }
 
@@ -414,6 +492,10 @@ impl Plan {
                 let start = starts.get(i)?;
                 (start.descriptor(), start.cost, u32::from(start.weight))
             }
+            Body::Completion(plan) => {
+                let unit = plan.units().get(i)?;
+                (plan.descriptor(unit), unit.cost, plan.weight(unit))
+            }
         };
         Some(Unit {
             id,
@@ -448,6 +530,7 @@ impl Plan {
             Body::Mirror { units, .. } => units[id as usize].cost,
             Body::Join(plan) => plan.cost(id),
             Body::Constellations(starts) => starts[id as usize].cost,
+            Body::Completion(plan) => plan.units()[id as usize].cost,
         }
     }
 
@@ -494,6 +577,7 @@ impl Plan {
             Body::Mirror { .. } => MIRROR_FORMAT,
             Body::Join(_) => JOIN_FORMAT,
             Body::Constellations(_) => CONSTELLATIONS_FORMAT,
+            Body::Completion(_) => MIRROR_FORMAT,
         }
     }
 
@@ -539,6 +623,9 @@ impl Plan {
             Body::Constellations(starts) => {
                 starts[id as usize].count_unless(self.n, self.features, stop)
             }
+            Body::Completion(plan) => {
+                plan.count_unless(&plan.units()[id as usize], self.features, stop)
+            }
         }
     }
 
@@ -547,7 +634,7 @@ impl Plan {
     pub(crate) fn prefix_units(&self) -> Option<&[WorkUnit]> {
         match &self.body {
             Body::Mirror { units, .. } => Some(units),
-            Body::Join(_) | Body::Constellations(_) => None,
+            Body::Join(_) | Body::Constellations(_) | Body::Completion(_) => None,
         }
     }
 
@@ -563,7 +650,8 @@ impl Plan {
     /// Counts unit `id` a second way, sharing no code with the engine's
     /// own count beyond the plan: the constellations engine's units by
     /// plain recursion over the rows, attacks kept by diagonal number
-    /// (several times slower than the kernel). `None` for the engines
+    /// (several times slower than the kernel), and a problem's units by a
+    /// plain depth-first search over its allowed masks. `None` for the engines
     /// without one: their second opinion is another engine. `verify`
     /// recounts with it.
     ///
@@ -571,6 +659,9 @@ impl Plan {
     /// [`Error::Unit`] when the plan has no unit `id`.
     pub fn count_plainly(&self, id: u32) -> Result<Option<u128>, Error> {
         self.cost(id)?;
+        if let Body::Completion(plan) = &self.body {
+            return Ok(Some(plan.count_plainly(&plan.units()[id as usize])));
+        }
         Ok(self.starts().map(|starts| {
             let start = &starts[id as usize];
             constellations::count_start_plainly(self.n, start.border) * u128::from(start.weight)
@@ -584,6 +675,7 @@ impl Plan {
             Body::Mirror { units, .. } => u32::from(units[id as usize].weight),
             Body::Join(plan) => plan.job(id).weight(),
             Body::Constellations(starts) => u32::from(starts[id as usize].weight),
+            Body::Completion(plan) => plan.weight(&plan.units()[id as usize]),
         }
     }
 
@@ -600,6 +692,7 @@ impl Plan {
     /// sharper one there.
     #[must_use]
     pub fn max_unit_count(&self) -> u128 {
+        // A problem's completions are some of the board's solutions.
         crate::known::total(self.n)
             .unwrap_or_else(|| (2..=u128::from(self.n)).fold(1u128, |f, k| f.saturating_mul(k)))
     }
@@ -657,6 +750,10 @@ impl Plan {
             engine: self.planner.name(),
             format: self.format(),
             split: self.split_depth(),
+            problem: match &self.body {
+                Body::Completion(plan) => Some(plan.line().to_owned()),
+                _ => None,
+            },
         }
     }
 
@@ -681,7 +778,7 @@ impl Plan {
 /// What defines a plan besides its units: the one list that its hash,
 /// its journals' headers and its shard files are written from, so that
 /// none of them can leave a field out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct PlanHeader {
     pub n: u32,
     /// The engine's name.
@@ -690,13 +787,17 @@ pub(crate) struct PlanHeader {
     pub format: u32,
     /// The split depth, for an engine that has one.
     pub split: Option<u32>,
+    /// The problem's [line](Problem::to_line), for a plan of a problem's
+    /// completions; `None` (and no field at all) for the empty board.
+    pub problem: Option<String>,
 }
 
 impl PlanHeader {
     /// The fields as text, in the order the hash and journals write them,
-    /// `split` as `-` where there is none.
-    pub(crate) fn fields(&self) -> [(&'static str, String); 4] {
-        [
+    /// `split` as `-` where there is none, and `problem` last where there
+    /// is one (so that the plans of the empty board keep their hashes).
+    pub(crate) fn fields(&self) -> Vec<(&'static str, String)> {
+        let mut fields = vec![
             ("n", self.n.to_string()),
             ("engine", self.engine.to_owned()),
             ("format", self.format.to_string()),
@@ -704,7 +805,11 @@ impl PlanHeader {
                 "split",
                 self.split.map_or("-".to_owned(), |d| d.to_string()),
             ),
-        ]
+        ];
+        if let Some(problem) = &self.problem {
+            fields.push(("problem", problem.clone()));
+        }
+        fields
     }
 }
 

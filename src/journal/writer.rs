@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use memmap2::MmapRaw;
 
-use super::{Damage, Header, MAX_RECORD, Refusal, Replay, max_len};
+use super::{Damage, Header, MAX_HEADER, MAX_RECORD, Refusal, Replay, max_len};
 use crate::files::{self, sync_folder};
 use crate::{Error, Flow, Observer, Plan, UnitDone};
 
@@ -187,7 +187,7 @@ impl Journal {
                 // Say what the file is, where its head shows it, rather
                 // than only that it is too long.
                 let mut head = Vec::new();
-                let _ = (&file).take(1 << 10).read_to_end(&mut head);
+                let _ = (&file).take(MAX_HEADER as u64).read_to_end(&mut head);
                 if let Err(refusal) = Replay::read(&head, plan) {
                     return Err(refuse(refusal));
                 }

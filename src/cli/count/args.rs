@@ -10,6 +10,7 @@ use queens::{Algorithm, Engine};
 use crate::cli::args::{
     ShardArg, Sizes, UnitList, parse_shard, parse_sizes, parse_threads, parse_unit_list,
 };
+use crate::cli::problem::ProblemArgs;
 
 #[derive(Debug, clap::Args)]
 pub struct CountArgs {
@@ -106,4 +107,10 @@ pub struct CountArgs {
     /// Run a slow algorithm on a board it would take over a minute on.
     #[arg(long)]
     pub(super) force: bool,
+
+    /// Queens given and squares blocked: count the completions of that
+    /// problem (one board size, the mirror engine with --split-depth free
+    /// rows a unit; --units, --checkpoint and --shard work as for any plan).
+    #[command(flatten)]
+    pub(super) problem: ProblemArgs,
 }

@@ -49,9 +49,14 @@ fn count(request: &Request) -> anyhow::Result<ExitCode> {
     let began = Instant::now();
     let (mut first_plan, mut shard) = (None, None);
     if let (Some(id), Method::Engine(engine)) = (request.shard, method) {
-        let (n, config, out_dir) = (first, &request.config, &request.out_dir);
+        let (n, out_dir) = (first, &request.out_dir);
         request.warn_unpublished(n);
-        match shard::prepare(request.shape(n, engine), config, id, out_dir)? {
+        let plan = run::plan_for(
+            request.shape(n, engine),
+            request.problem.as_ref(),
+            &request.config,
+        )?;
+        match shard::prepare(plan, id, out_dir)? {
             (_, Task::Done(file, path)) => return already_done(&file, &path, request),
             (plan, Task::Count(prepared)) => (first_plan, shard) = (Some(plan), Some(prepared)),
             (_, task) => unreachable!("a shard task counts or is done: {task:?}"),
@@ -106,6 +111,10 @@ fn already_done(file: &ShardFile, path: &Path, request: &Request) -> anyhow::Res
     let mut record = bare_record(file.n, units.iter().map(|&(_, c)| c).sum(), 0, engine);
     record.split_depth = file.split;
     record.matches_known = None;
+    if file.problem.is_some() {
+        record.problem.clone_from(&file.problem);
+        record.known = None;
+    }
     record.plan = Some(file.plan.clone());
     record.resumed_units = file.units.len();
     record.units = Some(Units::Some(units));

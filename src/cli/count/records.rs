@@ -33,7 +33,12 @@ pub struct CountRecord {
     /// The plan's hash, `sha256:...`; null for the slow algorithms, which
     /// have no plan.
     pub plan: Option<String>,
-    /// The OEIS A000170 value, or null where none is published.
+    /// With `--given`, `--blocked` or `--board`: the problem whose
+    /// completions were counted, a line of its board's rows (`Q` given,
+    /// `x` blocked, `.` free) joined by `/`; null for the empty board.
+    pub problem: Option<String>,
+    /// The OEIS A000170 value, or null where none is published (and for
+    /// a problem's completions).
     pub known: Option<u128>,
     /// Whether `solutions` equals `known`; null when nothing is known or
     /// only some units were counted.
@@ -113,8 +118,9 @@ pub fn count_table(unique: bool) -> Table {
 impl Human for CountRecord {
     /// A row of [`count_table`].
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
-        let mut verdict = match &self.units {
-            Some(Units::Some(counted)) => format!("{} units: not a total", counted.len()),
+        let mut verdict = match (&self.units, &self.problem) {
+            (Some(Units::Some(counted)), _) => format!("{} units: not a total", counted.len()),
+            (_, Some(_)) => "completions (no OEIS value)".to_owned(),
             _ => verdict(self.matches_known, self.known),
         };
         let time = queens::human_duration(self.elapsed_secs);
@@ -268,6 +274,7 @@ pub(super) fn bare_record(
         units: None,
         engine,
         plan: None,
+        problem: None,
         known: known::total(n),
         matches_known: known::matches_total(n, solutions),
         unique: None,

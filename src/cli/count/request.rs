@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use queens::shard::{Prepared, ShardFile, ShardId};
-use queens::{Algorithm, Config, Engine, Executor, Shape};
+use queens::{Algorithm, Config, Engine, Executor, Problem, Shape};
 
 use super::args::CountArgs;
 use super::records::{Style, count_table};
@@ -57,6 +57,10 @@ pub(super) struct Request {
     pub(super) output: Option<Output>,
     /// `--lock-wait`, or its default with `--shard` or without.
     pub(super) lock_wait: Duration,
+    /// `--given`, `--blocked` or `--board`: the problem whose completions
+    /// are counted, with constraints (`None` for the empty board, however
+    /// it was given).
+    pub(super) problem: Option<Problem>,
 }
 
 impl Request {
@@ -67,6 +71,16 @@ impl Request {
         if let Some(refusal) = args.refusal(&sizes) {
             return Err(UsageError(refusal).into());
         }
+        let problem = match args.problem.any() {
+            true => args.problem.problem(first)?,
+            false => None,
+        }
+        .filter(|problem| !problem.is_empty_board());
+        let sizes = match problem {
+            // A problem is counted by the one engine that takes one.
+            Some(_) => vec![(first, Method::Engine(Engine::Mirror))],
+            None => sizes,
+        };
         let threads = crate::cli::args::threads(args.threads)?;
         if args.gpu {
             let name = crate::cli::options::find_gpu()?;
@@ -129,6 +143,7 @@ impl Request {
             checkpoint: args.checkpoint.clone(),
             output,
             lock_wait: Duration::from_secs(wait),
+            problem,
         })
     }
 
@@ -211,6 +226,11 @@ impl CountArgs {
                 ));
             }
         }
+        if self.problem.any()
+            && let Some(refusal) = self.refuse_with_problem()
+        {
+            return Some(refusal);
+        }
         if let Some(refusal) = self
             .engine
             .and_then(|e| [first, last].into_iter().find_map(|n| refuse_engine(e, n)))
@@ -223,6 +243,41 @@ impl CountArgs {
             return Some(refusal);
         }
         self.refuse_split_depth(sizes)
+    }
+
+    /// Why the options cannot count a problem's completions, where they
+    /// cannot: a range, an engine or executor that takes no constraints,
+    /// the checks that exist for the empty board only.
+    fn refuse_with_problem(&self) -> Option<String> {
+        let Sizes { first, last } = self.sizes;
+        let flags = "--given, --blocked and --board";
+        if first != last {
+            return Some(format!(
+                "{flags} describe one board: give one board size, not {first}..{last}"
+            ));
+        }
+        let refused = [
+            (self.engine.is_some_and(|e| e != Engine::Mirror), "--engine"),
+            (self.gpu, "--gpu"),
+            (self.algorithm.is_some(), "--algorithm"),
+            (self.cross_check, "--cross-check"),
+            (self.unique, "--unique"),
+        ];
+        let (_, flag) = refused.into_iter().find(|(given, _)| *given)?;
+        Some(match flag {
+            "--unique" => format!(
+                "--unique does not go with {flags}: 'queens list N --given ... --unique' lists \
+                 one completion a class under the problem's own symmetries"
+            ),
+            "--cross-check" => format!(
+                "--cross-check does not go with {flags}: count with --checkpoint FILE, then \
+                 'queens verify --journal FILE' recounts units by a plain search"
+            ),
+            flag => format!(
+                "{flag} does not go with {flags}: a problem's completions are counted by the \
+                 mirror engine on the CPU (drop {flag})"
+            ),
+        })
     }
 
     /// The method for `n`: the `--algorithm` if one is named, else the

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 use queens::journal::Journal;
 use queens::shard::Prepared;
-use queens::{Config, Count, Counter, Engine, Plan, Run, Selection, Shape, known};
+use queens::{Config, Count, Counter, Engine, Plan, Problem, Run, Selection, Shape, known};
 use rayon::ThreadPool;
 
 use super::records::Style;
@@ -50,9 +50,12 @@ impl Request {
         if let Some(rows) = shape.split_depth {
             counter = counter.split_depth(rows);
         }
-        let floor = match &self.units {
-            Some(ids) => counter.units(ids).fits_unplanned(),
-            None => counter.fits_unplanned(),
+        // A problem's plan is smaller than the empty board's, which the
+        // floor is of; it checks its own memory as it is built.
+        let floor = match (&self.units, &self.problem) {
+            (_, Some(_)) => Ok(()),
+            (Some(ids), None) => counter.units(ids).fits_unplanned(),
+            (None, None) => counter.fits_unplanned(),
         };
         // Anything else wrong with the plan is said as the plan says it.
         if let Err(refused @ queens::Error::Memory { .. }) = floor {
@@ -62,7 +65,7 @@ impl Request {
         if !self.quiet {
             crate::cli::plan::announce(shape, &self.config);
         }
-        plan_for(shape, &self.config)
+        plan_for(shape, self.problem.as_ref(), &self.config)
     }
 
     /// Warns that nothing will check the count of `n` where OEIS has no
@@ -232,10 +235,24 @@ impl Request {
     }
 }
 
-/// The plan of `shape`, with the count's config.
-pub(super) fn plan_for(shape: Shape, config: &Config) -> anyhow::Result<Plan> {
+/// The plan of `shape`, or of `problem`'s completions where there is
+/// one (on `shape`'s board, with its split), with the count's config.
+pub(super) fn plan_for(
+    shape: Shape,
+    problem: Option<&Problem>,
+    config: &Config,
+) -> anyhow::Result<Plan> {
     let Shape { n, engine, .. } = shape;
-    Plan::new(shape, config).with_context(|| format!("counting n = {n} with the {engine} engine"))
+    match problem {
+        Some(problem) => Plan::for_problem(problem, shape.split_depth, config).with_context(|| {
+            format!(
+                "counting the completions of n = {n} with {}",
+                crate::cli::problem::describe(problem)
+            )
+        }),
+        None => Plan::new(shape, config)
+            .with_context(|| format!("counting n = {n} with the {engine} engine")),
+    }
 }
 
 /// A unit list the plan refuses, as the user should read it.

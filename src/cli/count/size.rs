@@ -46,7 +46,14 @@ impl Request {
                 if let Some(prepared) = shard {
                     self.said_shard(&plan, prepared, &count);
                 }
-                engine_record(&count, whole, count.resumed.len(), journal)
+                let mut record = engine_record(&count, whole, count.resumed.len(), journal);
+                if let Some(problem) = plan.problem() {
+                    // Completions: no published value to check against.
+                    record.problem = Some(problem.to_line());
+                    record.known = None;
+                    record.matches_known = None;
+                }
+                record
             }
             Method::Ladder(algorithm) => self.count_ladder(algorithm, n, pool, started)?,
         };
