@@ -14,6 +14,7 @@ mod cli_constellations;
 mod cli_estimate;
 mod cli_files;
 mod cli_given;
+mod cli_given_count;
 mod cli_journal;
 mod cli_json;
 mod cli_ladder;

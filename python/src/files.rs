@@ -123,7 +123,7 @@ pub fn merge<'py>(
     dict.set_item("total", merge.total)?;
     dict.set_item("digest", shard::digest(&csv))?;
     let matches = complete
-        .then(|| queens::known::matches_total(plan.n(), merge.total))
+        .then(|| plan.known_total().map(|known| known == merge.total))
         .flatten();
     dict.set_item("matches_known", matches)?;
     Ok(dict)

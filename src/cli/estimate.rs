@@ -59,6 +59,11 @@ pub struct EstimateArgs {
     /// Print only the projected seconds; no warnings.
     #[arg(short, long)]
     quiet: bool,
+
+    /// Queens given and squares blocked: estimate the count of that
+    /// problem's completions (the mirror engine's plan, on the CPU).
+    #[command(flatten)]
+    problem: super::problem::ProblemArgs,
 }
 
 /// Seconds above 0 and at most a day.
@@ -108,8 +113,11 @@ struct EstimateRecord {
     /// The 95% interval of `projected_solutions`.
     low_solutions: f64,
     high_solutions: f64,
-    /// A000170's value, where published.
+    /// A000170's value, where published (null for a problem).
     known: Option<u128>,
+    /// The problem whose completions were sampled (`Q` given, `x`
+    /// blocked, `.` free, rows joined by `/`); null for the empty board.
+    problem: Option<String>,
 }
 
 impl Human for EstimateRecord {
@@ -144,6 +152,7 @@ impl Human for EstimateRecord {
                 "A000170: {known}, ratio {:.3}",
                 self.projected_solutions / known as f64
             ),
+            None if self.problem.is_some() => "completions: no OEIS value".to_owned(),
             None => "A000170 has no value for this n".to_owned(),
         };
         writeln!(
@@ -161,6 +170,20 @@ impl Human for EstimateRecord {
 
 pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
+    let problem = args.problem.problem(n)?.filter(|p| !p.is_empty_board());
+    if problem.is_some() {
+        if let Some(engine) = args.engine.filter(|&e| e != Engine::Mirror) {
+            return Err(super::UsageError(super::plan::refuse_problem_engine(engine)).into());
+        }
+        if args.gpu {
+            return Err(super::UsageError(
+                "--gpu does not go with --given, --blocked and --board: a problem's completions \
+                 are counted on the CPU (drop --gpu)"
+                    .to_owned(),
+            )
+            .into());
+        }
+    }
     let threads = super::args::threads(args.threads)?;
     let executor = if args.gpu {
         if let Some(refusal) = super::options::refuse_gpu(args.engine, n) {
@@ -179,9 +202,10 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         .with_options(super::options::from_env()?)
         .with_memory_limit(super::memory::available()?);
     let counter = Counter::new(n).config(&config);
-    let counter = match args.engine {
-        Some(engine) => counter.engine(engine),
-        None => counter,
+    let counter = match (args.engine, &problem) {
+        (_, Some(_)) => counter.engine(Engine::Mirror),
+        (Some(engine), None) => counter.engine(engine),
+        (None, None) => counter,
     };
     let engine = counter.chosen_engine();
     // The sample's records are few: only the tables and the threads'
@@ -191,7 +215,10 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             super::plan::announce(Shape::new(n, engine, None), &config);
         }
-        Plan::new(Shape::new(n, engine, None), &config)
+        match &problem {
+            Some(problem) => Plan::for_problem(problem, None, &config),
+            None => Plan::new(Shape::new(n, engine, None), &config),
+        }
     });
     let plan = match planned {
         Ok(plan) => plan,
@@ -247,7 +274,8 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         projected_solutions: e.solutions,
         low_solutions: e.solutions_interval.0,
         high_solutions: e.solutions_interval.1,
-        known: known::total(n),
+        known: known::total(n).filter(|_| problem.is_none()),
+        problem: plan.problem().map(queens::Problem::to_line),
     };
     Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
     Ok(ExitCode::SUCCESS)

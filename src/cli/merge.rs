@@ -11,8 +11,8 @@ use std::process::ExitCode;
 
 use std::io::{self, Write};
 
+use queens::Plan;
 use queens::shard::{self, Merge};
-use queens::{Plan, known};
 use serde::Serialize;
 
 use super::exit::{EXIT_MISMATCH, EXIT_USAGE};
@@ -72,7 +72,11 @@ struct MergeRecord {
     /// The sum of the units present; null when a problem other than
     /// missing shards was found.
     total: Option<u128>,
-    /// OEIS A000170 for n; null where none is published.
+    /// The problem whose completions the shards counted (`Q` given, `x`
+    /// blocked, `.` free, rows joined by `/`); null for the empty board.
+    problem: Option<String>,
+    /// OEIS A000170 for n; null where none is published (and for a
+    /// problem's completions).
     known: Option<u128>,
     /// Whether a complete total equals it; null otherwise.
     matches_known: Option<bool>,
@@ -142,7 +146,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         missing_shards: merge.missing(),
         complete,
         total: None,
-        known: known::total(plan.n()),
+        problem: plan.problem().map(queens::Problem::to_line),
+        known: plan.known_total(),
         matches_known: None,
         digest: None,
         mod13: None,
@@ -157,7 +162,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
         record.mod13 = Some((merge.total % 13) as u32);
         record.mod15 = Some((merge.total % 15) as u32);
         if complete {
-            record.matches_known = known::matches_total(plan.n(), merge.total);
+            record.matches_known = record.known.map(|known| known == merge.total);
         }
         if let Some(units_csv) = &units_csv {
             units_csv.write(csv.as_bytes())?;
@@ -204,6 +209,9 @@ impl Human for MergeRecord {
             "n = {}, {} engine, plan {}",
             self.n, self.engine, self.plan
         )?;
+        if let Some(problem) = &self.problem {
+            writeln!(out, "problem {problem}")?;
+        }
         let confirmed = match self.confirmed_units {
             0 => String::new(),
             c => format!(", {c} confirmed by a second file"),

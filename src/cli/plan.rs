@@ -42,6 +42,11 @@ pub struct PlanArgs {
     /// Print only the plan's hash; no note on how long planning takes.
     #[arg(short, long)]
     quiet: bool,
+
+    /// Queens given and squares blocked: the plan of that problem's
+    /// completions (the mirror engine's, as `count` counts them).
+    #[command(flatten)]
+    problem: super::problem::ProblemArgs,
 }
 
 /// A plan, as `--json` prints it.
@@ -60,6 +65,9 @@ struct PlanRecord {
     cost: u128,
     /// The plan's hash: `sha256:...`.
     plan: String,
+    /// The problem whose completions it counts (`Q` given, `x` blocked,
+    /// `.` free, rows joined by `/`); null for the empty board.
+    problem: Option<String>,
 }
 
 /// One unit, as `--units` prints it.
@@ -79,6 +87,12 @@ impl Human for PlanRecord {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let table = Table::new(vec![Column::left("", 7), Column::left("", 0)]);
         let engine = match self.split_depth {
+            Some(d) if self.problem.is_some() => {
+                format!(
+                    "{} (units place {d} rows without a given queen)",
+                    self.engine
+                )
+            }
             Some(d) => format!("{} (units fix {d} rows)", self.engine),
             None => self.engine.to_owned(),
         };
@@ -86,6 +100,9 @@ impl Human for PlanRecord {
         table.row(out, &[&"engine", &engine])?;
         table.row(out, &[&"units", &self.units])?;
         table.row(out, &[&"cost", &self.cost])?;
+        if let Some(problem) = &self.problem {
+            table.row(out, &[&"problem", problem])?;
+        }
         table.row(out, &[&"plan", &self.plan])
     }
 
@@ -97,7 +114,17 @@ impl Human for PlanRecord {
 
 pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let engine = args.engine.unwrap_or_else(|| Engine::best_for(n));
+    let problem = args.problem.problem(n)?.filter(|p| !p.is_empty_board());
+    if let Some(engine) = args
+        .engine
+        .filter(|&e| problem.is_some() && e != Engine::Mirror)
+    {
+        return Err(super::UsageError(refuse_problem_engine(engine)).into());
+    }
+    let engine = match problem {
+        Some(_) => Engine::Mirror,
+        None => args.engine.unwrap_or_else(|| Engine::best_for(n)),
+    };
     // See: issue 23's note (`plan 16 --split-depth 3` printed the join's
     // plan as if the flag had been heard).
     if args.split_depth.is_some() && engine != Engine::Mirror {
@@ -119,7 +146,11 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         announce(shape, &config);
     }
-    let plan = match Plan::new(shape, &config) {
+    let planned = match &problem {
+        Some(problem) => Plan::for_problem(problem, args.split_depth, &config),
+        None => Plan::new(shape, &config),
+    };
+    let plan = match planned {
         Ok(plan) => plan,
         Err(refused) => {
             eprintln!("queens: {refused}");
@@ -143,8 +174,17 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
         units: plan.len(),
         cost: plan.total_cost(),
         plan: plan.hash().to_string(),
+        problem: plan.problem().map(queens::Problem::to_line),
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why `engine` cannot plan a problem with constraints: one line.
+pub(super) fn refuse_problem_engine(engine: Engine) -> String {
+    format!(
+        "--engine {engine} does not go with --given, --blocked and --board: a problem's \
+         completions are counted by the mirror engine (drop --engine)"
+    )
 }
 
 /// Says on stderr how long building the plan of `shape` with

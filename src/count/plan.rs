@@ -246,6 +246,18 @@ impl Plan {
         Ok(plan)
     }
 
+    /// The published total a count of every unit must equal: OEIS
+    /// A000170 for the plans of the empty board, where it is known; `None`
+    /// for a [problem](Self::problem)'s completions, which nothing
+    /// publishes.
+    #[must_use]
+    pub fn known_total(&self) -> Option<u128> {
+        match &self.body {
+            Body::Completion(_) => None,
+            _ => crate::known::total(self.n),
+        }
+    }
+
     /// The problem whose completions the plan counts, where it was built
     /// by [`Plan::for_problem`] with constraints; `None` for the plans of
     /// the empty board.

@@ -1,0 +1,233 @@
+//! `count`, `plan`, `estimate`, `merge` and `verify` of a problem with
+//! queens given and squares blocked: completions counted through a plan
+//! whose hash names the problem, so that a killed count resumes from its
+//! journal, shards merge to the library's count, and the journals and
+//! shards of one problem are refused for another.
+
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use queens::{Problem, Square};
+use serde_json::Value;
+use tempfile::TempDir;
+
+use crate::common::cli::{one_error_line, queens, rejects};
+
+/// The problem of these tests: n = 14, queens given on 2:5 and 7:1, the
+/// two squares 1:1 and 14:14 blocked (1-based, as the flags take them).
+const N: &str = "14";
+const GIVEN: &str = "2:5,7:1";
+const BLOCKED: &str = "1:1,14:14";
+
+fn problem() -> Problem {
+    let given = [Square::new(1, 4), Square::new(6, 0)];
+    let blocked = [Square::new(0, 0), Square::new(13, 13)];
+    Problem::new(14, given, blocked).unwrap()
+}
+
+fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_queens"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+/// The JSON record of a command that succeeded.
+fn json(args: &[&str]) -> Value {
+    let out = run(args, &[]);
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn count_args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["count", N, "--given", GIVEN, "--blocked", BLOCKED, "--json"];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn a_count_of_completions_is_the_librarys_and_names_its_problem() {
+    let record = json(&count_args(&[]));
+    let want = problem().count();
+    assert!(want > 0);
+    assert_eq!(record["solutions"].as_u64(), Some(want as u64));
+    assert_eq!(
+        record["problem"].as_str(),
+        Some(problem().to_line().as_str())
+    );
+    assert_eq!(
+        (record["known"].clone(), record["matches_known"].clone()),
+        (Value::Null, Value::Null)
+    );
+    assert_eq!(record["engine"], "mirror");
+    // The plan and its units, as `plan` shows them, sum to the same.
+    let plan = json(&["plan", N, "--given", GIVEN, "--blocked", BLOCKED, "--json"]);
+    assert_eq!(plan["plan"], record["plan"]);
+    assert_eq!(plan["units"], record["units"]);
+    // A board file of the same problem is the same plan.
+    let dir = TempDir::new().unwrap();
+    let board = dir.path().join("problem.txt");
+    fs::write(&board, problem().to_string()).unwrap();
+    let from_board = json(&["count", N, "--board", board.to_str().unwrap(), "--json"]);
+    assert_eq!(from_board["plan"], record["plan"]);
+    assert_eq!(from_board["solutions"], record["solutions"]);
+    // Another problem is another plan.
+    let other = json(&["count", N, "--given", "2:5", "--json"]);
+    assert_ne!(other["plan"], record["plan"]);
+}
+
+#[test]
+fn the_units_of_a_problem_sum_to_its_count() {
+    let units = run(
+        &["plan", N, "--given", GIVEN, "--blocked", BLOCKED, "--units"],
+        &[],
+    );
+    let ids = String::from_utf8(units.stdout).unwrap().lines().count();
+    assert!(ids > 10, "{ids} units");
+    let half = ids / 2;
+    let (first, second) = (format!("0-{}", half - 1), format!("{half}-{}", ids - 1));
+    let total: u64 = [first, second]
+        .iter()
+        .map(|list| {
+            let record = json(&count_args(&["--units", list]));
+            record["units"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|pair| pair[1].as_u64().unwrap())
+                .sum::<u64>()
+        })
+        .sum();
+    assert_eq!(u128::from(total), problem().count());
+}
+
+#[test]
+fn a_killed_count_of_a_problem_resumes_and_its_journal_is_refused_for_another() {
+    crate::common::needs_test_hooks();
+    let dir = TempDir::new().unwrap();
+    let journal = dir.path().join("p.journal");
+    let journal = journal.to_str().unwrap();
+    let args = count_args(&["--checkpoint", journal]);
+    let out = run(&args, &[("QUEENS_TEST_KILL_AFTER", "5")]);
+    assert_eq!(out.status.signal(), Some(9), "{out:?}");
+    let header = fs::read_to_string(journal).unwrap();
+    let header = header.lines().next().unwrap();
+    assert!(
+        header.contains(&format!("problem={}", problem().to_line())),
+        "{header}"
+    );
+    let resumed = json(&args);
+    assert_eq!(resumed["resumed_units"], 5);
+    assert_eq!(
+        resumed["solutions"].as_u64(),
+        Some(problem().count() as u64)
+    );
+    // verify recounts the journal's units by the plain search.
+    let verified = run(
+        &["verify", "--journal", journal, "--sample", "100%", "-q"],
+        &[],
+    );
+    assert!(verified.status.success(), "{verified:?}");
+    // The same journal for another problem of the same board: refused.
+    let line = one_error_line(
+        queens(&["count", N, "--given", "2:5", "--checkpoint", journal]),
+        2,
+        &["cannot resume", "problem"],
+    );
+    assert!(line.contains(journal), "{line}");
+    // And for the empty board.
+    one_error_line(
+        queens(&["count", N, "--engine", "mirror", "--checkpoint", journal]),
+        2,
+        &["cannot resume"],
+    );
+}
+
+/// Counts the problem's shards `indices` of `of` into `dir`.
+fn shards(dir: &Path, indices: &[u32], of: u32, problem: &[&str]) {
+    for index in indices {
+        let shard = format!("{index}/{of}");
+        let mut args = vec!["count", N, "--shard", &shard, "--out-dir"];
+        args.push(dir.to_str().unwrap());
+        args.extend_from_slice(problem);
+        args.push("-q");
+        let out = run(&args, &[]);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+}
+
+#[test]
+fn shards_of_a_problem_merge_to_its_count_and_never_with_anothers() {
+    let dir = TempDir::new().unwrap();
+    let ours = ["--given", GIVEN, "--blocked", BLOCKED];
+    shards(dir.path(), &[0, 1, 2], 3, &ours);
+    let merged = json(&["merge", "--json", dir.path().to_str().unwrap()]);
+    assert_eq!(merged["total"].as_u64(), Some(problem().count() as u64));
+    assert_eq!(merged["complete"], true);
+    let text = fs::read_to_string(dir.path().join("shard-0000-of-0003.json")).unwrap();
+    let file: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(file["problem"].as_str(), Some(problem().to_line().as_str()));
+    // A shard of another problem in the set: merge refuses the set.
+    let other = TempDir::new().unwrap();
+    shards(other.path(), &[1], 3, &["--given", "2:5"]);
+    fs::copy(
+        other.path().join("shard-0001-of-0003.json"),
+        dir.path().join("shard-0001-of-0003.json"),
+    )
+    .unwrap();
+    let out = run(&["merge", dir.path().to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("problem") || said.contains("plan"), "{said}");
+    // Every file's problem line forged to another problem, their plan
+    // hash left alone: the plan this build makes of it has another hash.
+    let forged = TempDir::new().unwrap();
+    shards(forged.path(), &[0, 1, 2], 3, &ours);
+    for index in 0..3 {
+        let path = forged.path().join(format!("shard-000{index}-of-0003.json"));
+        let text = fs::read_to_string(&path).unwrap();
+        let forged_text = text.replace("\"problem\":\"x", "\"problem\":\".");
+        assert_ne!(forged_text, text);
+        fs::write(&path, forged_text).unwrap();
+    }
+    let out = run(&["merge", forged.path().to_str().unwrap()], &[]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("another plan"), "{said}");
+}
+
+#[test]
+fn options_that_cannot_count_a_problem_are_refused_in_one_line() {
+    for (extra, needle) in [
+        (&["--engine", "join"][..], "--engine"),
+        (&["--unique"][..], "--unique"),
+        (&["--cross-check"][..], "--cross-check"),
+        (&["--algorithm", "scan"][..], "--algorithm"),
+    ] {
+        let mut args = vec!["count", "10", "--given", "1:2"];
+        args.extend_from_slice(extra);
+        rejects(&args, &[needle, "--given"]);
+    }
+    rejects(&["count", "8..10", "--given", "1:2"], &["one board size"]);
+    rejects(&["count", "8", "--given", "9:1"], &["9:1"]);
+    rejects(
+        &["count", "8", "--given", "1:1", "--blocked", "1:1"],
+        &["blocked"],
+    );
+    rejects(
+        &["plan", "10", "--given", "1:2", "--engine", "join"],
+        &["--engine join"],
+    );
+    rejects(&["estimate", "10", "--given", "1:2", "--gpu"], &["--gpu"]);
+}
+
+#[test]
+fn contradictory_given_queens_count_zero() {
+    // 1:1 and 2:2 share a diagonal: no completion, and no unit.
+    let record = json(&["count", "8", "--given", "1:1,2:2", "--json"]);
+    assert_eq!(record["solutions"], 0);
+    assert_eq!(record["units"], 0);
+}
