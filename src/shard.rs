@@ -156,7 +156,7 @@ pub struct ShardFile {
     /// The mirror engine's split depth; null for the join.
     pub split: Option<u32>,
     /// The problem whose completions the plan counts
-    /// ([`Problem::to_line`]); absent for the empty board (and in every
+    /// ([`crate::Problem::to_line`]); absent for the empty board (and in every
     /// file written before problems were planned).
     #[cfg_attr(
         feature = "serde",

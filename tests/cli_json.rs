@@ -366,7 +366,9 @@ fn cases(dir: &Path) -> Vec<Case> {
             &["count", "5", "--algorithm", "flags", "--json", "-q"],
         ),
         case("count", &["count", "8", "--checkpoint", journal, "--json"]),
+        case("count", &["count", "8", "--given", "1:1", "--json"]),
         case("plan", &["plan", "8", "--json"]),
+        case("plan", &["plan", "8", "--blocked", "1:1", "--json"]),
         case("plan --units", &["plan", "8", "--units"]),
         case("list", &["list", "6", "--json"]),
         case("list", &["list", "6", "--format", "jsonl", "--limit", "1"]),
@@ -392,6 +394,12 @@ fn cases(dir: &Path) -> Vec<Case> {
         case(
             "estimate",
             &["estimate", "8", "--sample", "100%", "--seed", "1", "--json"],
+        ),
+        case(
+            "estimate",
+            &[
+                "estimate", "8", "--given", "2:3", "--sample", "100%", "--json",
+            ],
         ),
     ]
 }
@@ -486,7 +494,8 @@ fn the_check_catches_what_breaks_the_convention() {
     let merged = json!({
         "n": 16, "engine": "join", "plan": "sha256:7382", "shards": 4, "shards_present": 4,
         "units": 6470, "units_present": 6470, "confirmed_units": 0, "missing_shards": [],
-        "complete": true, "total": 14772512, "known": 14772512, "matches_known": true,
+        "complete": true, "total": 14772512, "problem": null, "known": 14772512,
+        "matches_known": true,
         "digest": "sha256:872d", "mod13": 1, "mod15": 2, "problems": []
     });
     assert_eq!(

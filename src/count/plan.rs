@@ -404,7 +404,7 @@ impl Plan {
             Body::Mirror { units, .. } => (units.capacity() * size_of::<WorkUnit>()) as u64,
             Body::Join(join) => join.bytes(),
             Body::Constellations(starts) => (starts.capacity() * size_of::<Start>()) as u64,
-            Body::Completion(plan) => (plan.units().len() * size_of::<CompletionUnit>()) as u64,
+            Body::Completion(plan) => size_of_val(plan.units()) as u64,
         };
         let records = units as u64 * RECORD_BYTES;
         let counting = match (&self.body, self.planner.stage()) {

@@ -306,6 +306,7 @@ mod tests {
             units: Some(Units::All(8)),
             engine: "mirror",
             plan: None,
+            problem: None,
             known: Some(92),
             matches_known: Some(true),
             unique: None,
