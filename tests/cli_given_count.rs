@@ -213,6 +213,7 @@ fn options_that_cannot_count_a_problem_are_refused_in_one_line() {
     }
     rejects(&["count", "8..10", "--given", "1:2"], &["one board size"]);
     rejects(&["count", "8", "--given", "9:1"], &["9:1"]);
+    rejects(&["count", "8", "--given", "1:1,1:3"], &["share row 1"]);
     rejects(
         &["count", "8", "--given", "1:1", "--blocked", "1:1"],
         &["blocked"],
