@@ -550,7 +550,7 @@ function thumbnail(cols) {
   cols.forEach((c, r) => {
     squares += `<rect x="${c}" y="${r}" width="1" height="1"/>`;
   });
-  return `<svg viewBox="0 0 ${n} ${n}" aria-hidden="true"><rect class="ground" width="${n}" height="${n}"/>${squares}</svg>`;
+  return `<svg viewBox="0 0 ${n} ${n}" style="--n: ${n}" aria-hidden="true">${squares}</svg>`;
 }
 
 async function loadClasses() {
