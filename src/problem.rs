@@ -362,6 +362,21 @@ impl Problem {
             .sum()
     }
 
+    /// [`Problem::count`] on the calling thread alone: the same starts,
+    /// one after another, and no thread started. For where rayon can start
+    /// none (a browser's `wasm32-unknown-unknown`) and for a caller that
+    /// runs many small counts on threads of its own.
+    #[must_use]
+    pub fn count_serially(&self) -> u128 {
+        let features = Features::detect();
+        let starts = self.starts(START_ROWS);
+        starts
+            .list()
+            .iter()
+            .map(|start| starts.count_on(features, start))
+            .sum()
+    }
+
     /// Calls `visit` with every completion (one column a row), in
     /// lexicographic order, until it returns `false`. Returns whether it
     /// went to the end. A plain depth-first search over the allowed masks,
@@ -779,6 +794,24 @@ pub(crate) mod tests {
         // The generator makes symmetric problems often enough to test the
         // halving.
         assert!(halved > 50, "{halved} of 300 problems were halved");
+    }
+
+    #[test]
+    fn the_serial_count_counts_what_the_parallel_one_counts() {
+        let mut rng = Rng(0x5e71a1);
+        for case in 0..300 {
+            let n = 1 + rng.below(12);
+            let problem = random_problem(&mut rng, n);
+            assert_eq!(
+                problem.count_serially(),
+                problem.count(),
+                "case {case}: {problem:?}"
+            );
+        }
+        for n in 1..=12 {
+            let problem = Problem::empty(n).unwrap();
+            assert_eq!(problem.count_serially(), SOLUTIONS[n as usize], "n = {n}");
+        }
     }
 
     #[test]
