@@ -188,11 +188,11 @@ fn json_names_the_constraint_a_board_fails() {
     );
     let ok: Vec<bool> = records.iter().map(|r| r["ok"].as_bool().unwrap()).collect();
     assert_eq!(ok, [true, false, false, false]);
-    // Without constraints, no `unmet` field at all.
+    // Without constraints, null.
     let plain = stdout(&queens_with_input(&["check", "--json"], "2 4 1 3\n").success());
     assert_eq!(
         plain,
-        "{\"board\":1,\"line\":1,\"n\":4,\"ok\":true,\"conflict\":null}\n"
+        "{\"board\":1,\"line\":1,\"n\":4,\"ok\":true,\"conflict\":null,\"unmet\":null}\n"
     );
     // A queen on a blocked square.
     let blocked =

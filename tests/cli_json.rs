@@ -34,13 +34,12 @@ enum Type {
 }
 
 /// A row of a table: a field (`name`, `parent.name` or `parent[].name`),
-/// the types its value may have, and the options it comes with (with any
-/// of them), if any.
+/// the types its value may have, and the option it comes with, if any.
 #[derive(Debug)]
 struct Field {
     name: String,
     types: Vec<Type>,
-    when: Vec<String>,
+    when: Option<String>,
 }
 
 /// One type, as the page writes it.
@@ -109,15 +108,11 @@ fn tables_of(page: &str) -> Result<BTreeMap<String, Vec<Field>>, String> {
         if meaning.is_empty() {
             return Err(format!("{place}: {name} has no meaning"));
         }
-        // `--given`, `--blocked`, `--board`: with any of them.
-        let when = (when.split(", "))
-            .map(|option| option.trim_matches('`').to_owned())
-            .filter(|option| !option.is_empty())
-            .collect();
+        let when = when.trim_matches('`');
         tables.get_mut(&section).unwrap().push(Field {
             name: name.to_owned(),
             types: parse_types(types).map_err(|e| format!("{place}: {e}"))?,
-            when,
+            when: (!when.is_empty()).then(|| when.to_owned()),
         });
     }
     Ok(tables)
@@ -225,7 +220,7 @@ fn fields(table: &[Field], prefix: &str, options: &[&str], object: &Value, out: 
                 .strip_prefix(prefix)
                 .is_some_and(|rest| !rest.contains('.') && !rest.contains("[]"))
         })
-        .filter(|f| f.when.is_empty() || f.when.iter().any(|w| options.contains(&w.as_str())))
+        .filter(|f| f.when.as_deref().is_none_or(|w| options.contains(&w)))
         .collect();
     for name in object.keys() {
         let full = format!("{prefix}{name}");
@@ -384,13 +379,11 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             stdin: BOARDS,
             code: 1,
-            options: &["--given"],
             ..case("check", &["check", "--given", "1:2", "--json"])
         },
         Case {
             stdin: BOARDS,
             code: 1,
-            options: &["--blocked"],
             ..case("check", &["check", "--blocked", "8:8", "--json"])
         },
         case("ladder", &["ladder", "6", "--json"]),

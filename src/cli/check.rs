@@ -46,7 +46,7 @@ pub struct CheckArgs {
     file: Option<PathBuf>,
 
     /// Print one JSON object per board (JSON lines): board, line, n, ok,
-    /// conflict (and unmet, with constraints).
+    /// conflict, unmet.
     #[arg(long)]
     json: bool,
 
@@ -72,10 +72,9 @@ struct BoardRecord {
     ok: bool,
     /// The first two queens that attack each other; null for a solution.
     conflict: Option<ConflictRecord>,
-    /// With constraints only: the first it fails; null where it meets
-    /// them all.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unmet: Option<Option<UnmetRecord>>,
+    /// The first constraint it fails; null where it meets them all, where
+    /// it is no solution, or without constraints.
+    unmet: Option<UnmetRecord>,
 }
 
 /// Two queens that attack each other, counted from 1 as in the text.
@@ -136,13 +135,13 @@ fn judge(against: &mut Against, checked: &Checked) -> Option<Failed> {
 }
 
 impl BoardRecord {
-    fn new(checked: &Checked, failed: Option<Option<&Failed>>) -> Self {
+    fn new(checked: &Checked, failed: Option<&Failed>) -> Self {
         let at = |q: queens::Queen| [u64::from(q.row) + 1, u64::from(q.col) + 1];
         Self {
             board: checked.index,
             line: checked.line,
             n: checked.n,
-            ok: checked.conflict.is_none() && failed.flatten().is_none(),
+            ok: checked.conflict.is_none() && failed.is_none(),
             conflict: checked.conflict.map(|c: Conflict| ConflictRecord {
                 first: at(c.first),
                 second: at(c.second),
@@ -155,7 +154,7 @@ impl BoardRecord {
                     _ => "line",
                 },
             }),
-            unmet: failed.map(|f| f.map(Failed::record)),
+            unmet: failed.map(Failed::record),
         }
     }
 }
@@ -188,12 +187,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     for board in boards {
         match board {
             Ok(checked) => {
-                let failed = against.as_mut().map(|a| judge(a, &checked));
-                let failed = failed.as_ref().map(Option::as_ref);
-                invalid += u64::from(checked.conflict.is_some() || failed.flatten().is_some());
-                match (checked.conflict, failed.flatten()) {
+                let failed = against.as_mut().and_then(|a| judge(a, &checked));
+                invalid += u64::from(checked.conflict.is_some() || failed.is_some());
+                match (checked.conflict, &failed) {
                     _ if args.json => {
-                        serde_json::to_writer(&mut out, &BoardRecord::new(&checked, failed))?;
+                        let record = BoardRecord::new(&checked, failed.as_ref());
+                        serde_json::to_writer(&mut out, &record)?;
                         writeln!(out)?;
                     }
                     _ if args.quiet => {}
