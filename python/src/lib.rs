@@ -119,22 +119,22 @@ fn count<'py>(
             (
                 progress.is_some(),
                 "progress=",
-                "a problem's count has no units to report",
+                "the package counts a problem in one call, with no units to report",
             ),
             (
                 checkpoint.is_some(),
                 "checkpoint=",
-                "a problem's count has no plan to keep a journal of",
+                "the package counts a problem in one call, without a journal",
             ),
             (
                 shard.is_some(),
                 "shard=",
-                "a problem's count has no plan to shard",
+                "the package counts a problem in one call, without shards",
             ),
             (
                 out_dir.is_some(),
                 "out_dir=",
-                "a problem's count writes no files",
+                "the package counts a problem in one call and writes no files",
             ),
         ];
         if let Some((_, what, why)) = refusals.into_iter().find(|(asked, ..)| *asked) {
