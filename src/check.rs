@@ -6,6 +6,10 @@
 //! reading order; the first queen that finds its bit taken is reported with
 //! the earlier queen on that line.
 //!
+//! A solution may also be checked against a [`Problem`]'s constraints,
+//! its given queens and blocked squares: [`first_unmet`] names the first
+//! it fails, in reading order.
+//!
 //! This module only checks queens it is given. Reading boards from text is
 //! [`crate::format::read`]'s job (its [`Boards`](crate::format::read::Boards)
 //! check each board they read with [`first_conflict`]); this module never
@@ -14,6 +18,8 @@
 
 use std::collections::TryReserveError;
 use std::fmt;
+
+use crate::problem::{Problem, Square};
 
 /// A queen on the board, 0-based (messages show them 1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -262,6 +268,73 @@ pub fn first_conflict_in_columns(cols: &[u32]) -> Option<Conflict> {
     first_conflict(n, (0..n).zip(cols).map(|(row, &col)| Queen { row, col }))
 }
 
+/// A constraint of a [`Problem`] that a board does not meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Unmet {
+    /// The board has `n` rows, the problem's `problem`.
+    Size {
+        /// The board's size.
+        n: u64,
+        /// The problem's.
+        problem: u32,
+    },
+    /// No queen on this given square.
+    Given(Square),
+    /// A queen on this blocked square.
+    Blocked(Square),
+}
+
+impl fmt::Display for Unmet {
+    /// `no queen on given square 2:3`, squares counted from 1 as `--given`
+    /// takes them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Size { n, problem } => {
+                write!(f, "a board of {n}, but the problem is of {problem}")
+            }
+            Self::Given(square) => write!(f, "no queen on given square {square}"),
+            Self::Blocked(square) => write!(f, "a queen on blocked square {square}"),
+        }
+    }
+}
+
+/// The first constraint of `problem` that `board` (the column of each
+/// row, from 0) fails, in reading order: a given square without its
+/// queen, a queen on a blocked square (where a row has both, the given
+/// square), or first of all a board of another size; `None` where the
+/// problem [admits](Problem::admits) the board. Whether the board is a
+/// solution is [`first_conflict`]'s to say.
+///
+/// ```
+/// use queens::{Problem, Square, Unmet, first_unmet};
+///
+/// let problem = Problem::new(4, [Square::new(0, 1)], [Square::new(2, 0)])?;
+/// assert_eq!(first_unmet(&problem, &[1, 3, 0, 2]), Some(Unmet::Blocked(Square::new(2, 0))));
+/// let other = first_unmet(&problem, &[2, 0, 3, 1]).unwrap();
+/// assert_eq!(other.to_string(), "no queen on given square 1:2");
+/// # Ok::<(), queens::Error>(())
+/// ```
+#[must_use]
+pub fn first_unmet(problem: &Problem, board: &[u32]) -> Option<Unmet> {
+    if board.len() != problem.n() as usize {
+        return Some(Unmet::Size {
+            n: board.len() as u64,
+            problem: problem.n(),
+        });
+    }
+    let col = |square: &Square| board[square.row as usize];
+    // Both lists are sorted by row: the first of each is its earliest.
+    let given = problem.given().iter().find(|q| col(q) != q.col);
+    let blocked = problem.blocked().iter().find(|s| col(s) == s.col);
+    match (given, blocked) {
+        (Some(&q), Some(s)) if q.row <= s.row => Some(Unmet::Given(q)),
+        (_, Some(&s)) => Some(Unmet::Blocked(s)),
+        (Some(&q), None) => Some(Unmet::Given(q)),
+        (None, None) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +355,42 @@ mod tests {
         assert_eq!(
             row.to_string(),
             "queens at (row 1, col 1) and (row 1, col 3) share a row"
+        );
+    }
+
+    #[test]
+    fn the_first_unmet_constraint_is_named_in_reading_order() {
+        let sq = Square::new;
+        let problem = Problem::new(6, [sq(2, 1)], [sq(0, 1), sq(4, 2), sq(2, 3)]).unwrap();
+        // Every solution of 6, against a brute force of the two lists.
+        for board in crate::Solutions::new(6).unwrap() {
+            let unmet = first_unmet(&problem, &board);
+            assert_eq!(unmet.is_none(), problem.admits(&board), "{board:?}");
+            let rows = |u: Option<Unmet>| match u {
+                Some(Unmet::Given(s) | Unmet::Blocked(s)) => Some(s.row),
+                _ => None,
+            };
+            let first_row = (0..6).find(|&r| {
+                let c = board[r as usize];
+                (r == 2 && c != 1) || problem.blocked().contains(&sq(r, c))
+            });
+            assert_eq!(rows(unmet), first_row, "{board:?}");
+        }
+        // Row 2 misses its given queen and has it on a blocked square: the
+        // given square is named.
+        assert_eq!(
+            first_unmet(&problem, &[4, 0, 3, 5, 1, 2]),
+            Some(Unmet::Given(sq(2, 1)))
+        );
+        assert_eq!(
+            first_unmet(&problem, &[1, 3, 5, 0, 2, 4])
+                .unwrap()
+                .to_string(),
+            "a queen on blocked square 1:2"
+        );
+        assert_eq!(
+            first_unmet(&problem, &[1, 3, 0, 2]).unwrap().to_string(),
+            "a board of 4, but the problem is of 6"
         );
     }
 }

@@ -91,7 +91,9 @@ mod symmetry;
 mod unique;
 
 pub use bench::code_paths;
-pub use check::{Conflict, Line, Queen, first_conflict, first_conflict_in_columns};
+pub use check::{
+    Conflict, Line, Queen, Unmet, first_conflict, first_conflict_in_columns, first_unmet,
+};
 pub use construct::Construction;
 pub use count::{
     Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Flow, GPU_EXECUTOR, GpuOptions,

@@ -109,10 +109,12 @@ fn json_is_a_line_per_board_with_the_clash_counted_from_1() {
     assert_eq!(
         lines,
         [
-            serde_json::json!({"board": 1, "line": 1, "n": 4, "ok": true, "conflict": null}),
+            serde_json::json!({
+                "board": 1, "line": 1, "n": 4, "ok": true, "conflict": null, "unmet": null
+            }),
             serde_json::json!({"board": 2, "line": 2, "n": 2, "ok": false, "conflict": {
                 "first": [1, 1], "second": [2, 2], "shares": "diagonal"
-            }}),
+            }, "unmet": null}),
         ]
     );
 }

@@ -378,6 +378,16 @@ fn cases(dir: &Path) -> Vec<Case> {
             code: 1,
             ..case("check", &["check", "--json"])
         },
+        Case {
+            stdin: BOARDS,
+            code: 1,
+            ..case("check", &["check", "--given", "1:2", "--json"])
+        },
+        Case {
+            stdin: BOARDS,
+            code: 1,
+            ..case("check", &["check", "--blocked", "8:8", "--json"])
+        },
         case("ladder", &["ladder", "6", "--json"]),
         case(
             "bench",

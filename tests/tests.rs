@@ -9,6 +9,7 @@ mod check;
 mod cli;
 mod cli_bench;
 mod cli_check;
+mod cli_check_given;
 mod cli_completions;
 mod cli_constellations;
 mod cli_estimate;

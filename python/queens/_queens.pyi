@@ -48,6 +48,10 @@ _EngineName = Union[Literal["join", "mirror", "constellations"], str]
 _FormatName = Union[Literal["columns", "leetcode", "board"], str]
 _Progress = Callable[[int, int, int], object]
 """progress(units_done, units_total, solutions_so_far)"""
+_Squares = Iterable[tuple[int, int]]
+"""(row, column) pairs, counted from 0."""
+_Given = Union[dict[int, int], _Squares]
+"""{row: column}, or (row, column) pairs, counted from 0."""
 
 @final
 class UniqueCount:
@@ -69,6 +73,8 @@ class UniqueCount:
 def count(
     n: int,
     *,
+    given: Optional[_Given] = None,
+    blocked: Optional[_Squares] = None,
     engine: Optional[_EngineName] = None,
     threads: Optional[int] = None,
     unique: Literal[False] = False,
@@ -81,6 +87,8 @@ def count(
 def count(
     n: int,
     *,
+    given: Optional[_Given] = None,
+    blocked: Optional[_Squares] = None,
     engine: Optional[_EngineName] = None,
     threads: Optional[int] = None,
     unique: Literal[True],
@@ -93,6 +101,8 @@ def count(
 def count(
     n: int,
     *,
+    given: Optional[_Given] = None,
+    blocked: Optional[_Squares] = None,
     engine: Optional[_EngineName] = None,
     threads: Optional[int] = None,
     unique: bool = False,
@@ -128,8 +138,8 @@ class Problem:
     def __new__(
         cls,
         n: int,
-        given: Optional[Union[dict[int, int], Iterable[tuple[int, int]]]] = None,
-        blocked: Optional[Iterable[tuple[int, int]]] = None,
+        given: Optional[_Given] = None,
+        blocked: Optional[_Squares] = None,
     ) -> "Problem": ...
     @staticmethod
     def from_board(text: str) -> "Problem": ...
@@ -198,14 +208,40 @@ class Solutions(Iterator[_B], Generic[_B]):
     def __next__(self) -> _B: ...
 
 @overload
-def solutions(n: int, *, format: Optional[Literal["columns"]] = None, unique: bool = False) -> Solutions[_Board]: ...
-@overload
-def solutions(n: int, *, format: Literal["leetcode"], unique: bool = False) -> Solutions[list[str]]: ...
-@overload
-def solutions(n: int, *, format: Literal["board"], unique: bool = False) -> Solutions[str]: ...
+def solutions(
+    n: int,
+    *,
+    given: Optional[_Given] = None,
+    blocked: Optional[_Squares] = None,
+    format: Optional[Literal["columns"]] = None,
+    unique: bool = False,
+) -> Solutions[_Board]: ...
 @overload
 def solutions(
-    n: int, *, format: Optional[_FormatName] = None, unique: bool = False
+    n: int,
+    *,
+    given: Optional[_Given] = None,
+    blocked: Optional[_Squares] = None,
+    format: Literal["leetcode"],
+    unique: bool = False,
+) -> Solutions[list[str]]: ...
+@overload
+def solutions(
+    n: int,
+    *,
+    given: Optional[_Given] = None,
+    blocked: Optional[_Squares] = None,
+    format: Literal["board"],
+    unique: bool = False,
+) -> Solutions[str]: ...
+@overload
+def solutions(
+    n: int,
+    *,
+    given: Optional[_Given] = None,
+    blocked: Optional[_Squares] = None,
+    format: Optional[_FormatName] = None,
+    unique: bool = False,
 ) -> Solutions[Union[_Board, list[str], str]]: ...
 
 @final
@@ -227,14 +263,40 @@ class Construction(Sequence[int]):
     def __hash__(self) -> int: ...
     def __bytes__(self) -> bytes: ...
 
+# Without constraints, a Construction (or its drawing); with given= or
+# blocked=, a search: the first completion, or None.
 @overload
-def one(n: int, *, format: Optional[Literal["columns"]] = None) -> Construction: ...
+def one(
+    n: int, *, given: None = None, blocked: None = None, format: Optional[Literal["columns"]] = None
+) -> Construction: ...
 @overload
-def one(n: int, *, format: Literal["leetcode"]) -> list[str]: ...
+def one(n: int, *, given: None = None, blocked: None = None, format: Literal["leetcode"]) -> list[str]: ...
 @overload
-def one(n: int, *, format: Literal["board"]) -> str: ...
+def one(n: int, *, given: None = None, blocked: None = None, format: Literal["board"]) -> str: ...
 @overload
-def one(n: int, *, format: Optional[_FormatName] = None) -> Union[Construction, list[str], str]: ...
+def one(
+    n: int, *, given: _Given, blocked: Optional[_Squares] = None, format: Optional[Literal["columns"]] = None
+) -> Optional[_Board]: ...
+@overload
+def one(
+    n: int, *, given: Optional[_Given] = None, blocked: _Squares, format: Optional[Literal["columns"]] = None
+) -> Optional[_Board]: ...
+@overload
+def one(n: int, *, given: _Given, blocked: Optional[_Squares] = None, format: Literal["leetcode"]) -> Optional[list[str]]: ...
+@overload
+def one(n: int, *, given: Optional[_Given] = None, blocked: _Squares, format: Literal["leetcode"]) -> Optional[list[str]]: ...
+@overload
+def one(n: int, *, given: _Given, blocked: Optional[_Squares] = None, format: Literal["board"]) -> Optional[str]: ...
+@overload
+def one(n: int, *, given: Optional[_Given] = None, blocked: _Squares, format: Literal["board"]) -> Optional[str]: ...
+@overload
+def one(
+    n: int,
+    *,
+    given: Optional[_Given] = None,
+    blocked: Optional[_Squares] = None,
+    format: Optional[_FormatName] = None,
+) -> Union[Construction, _Board, list[str], str, None]: ...
 
 @final
 class Conflict:

@@ -14,15 +14,19 @@ use queens::{Line, MAX_N, MAX_READ_N, ReadError};
 use crate::construction::Construction;
 use crate::errors::{BoardFormatError, board_size, to_py};
 use crate::form::Form;
+use crate::problem::Constraints;
 
 /// The solutions of an n-board, found one at a time as you iterate, in
 /// lexicographic order of their columns; nothing is computed ahead.
 ///
-/// Made by ``queens.solutions(n)``.
+/// Made by ``queens.solutions(n)``; with ``given=`` or ``blocked=``, the
+/// completions of that problem.
 #[pyclass(module = "queens")]
 pub struct Solutions {
     walk: queens::Solutions,
     form: Form,
+    /// The problem whose completions these are, if any.
+    problem: Option<queens::Problem>,
 }
 
 #[pymethods]
@@ -40,7 +44,13 @@ impl Solutions {
     }
 
     fn __repr__(&self) -> String {
-        format!("<queens.Solutions of the {}-board>", self.walk.n())
+        match &self.problem {
+            Some(problem) => format!(
+                "<queens.Solutions: the completions of {}>",
+                crate::problem::repr(problem)
+            ),
+            None => format!("<queens.Solutions of the {}-board>", self.walk.n()),
+        }
     }
 }
 
@@ -55,16 +65,43 @@ impl Solutions {
 /// ``unique=True`` keeps one board per class under rotation and reflection
 /// (the least of its orbit): OEIS A002562 of them.
 ///
+/// ``given`` (a dict ``{row: column}`` or ``(row, column)`` pairs) and
+/// ``blocked`` (pairs), counted from 0, list the completions instead: the
+/// solutions that hold every given queen and no queen on a blocked
+/// square, in the same order and formats, as lazily; with
+/// ``unique=True``, one per class of the problem's own symmetries
+/// (``Problem.symmetries``), as ``Problem.count_classes()`` counts them.
+///
 /// >>> [b for b in queens.solutions(4)]
 /// [(1, 3, 0, 2), (2, 0, 3, 1)]
+/// >>> list(queens.solutions(8, given={0: 0, 1: 4}))
+/// [(0, 4, 7, 5, 2, 6, 1, 3)]
+/// >>> next(queens.solutions(4, blocked=[(0, 1)], format="leetcode"))
+/// ['..Q.', 'Q...', '...Q', '.Q..']
 #[pyfunction]
-#[pyo3(signature = (n, *, format = None, unique = false))]
-pub fn solutions(n: &Bound<'_, PyAny>, format: Option<&str>, unique: bool) -> PyResult<Solutions> {
+#[pyo3(signature = (n, *, given = None, blocked = None, format = None, unique = false))]
+pub fn solutions(
+    n: &Bound<'_, PyAny>,
+    given: Option<&Bound<'_, PyAny>>,
+    blocked: Option<&Bound<'_, PyAny>>,
+    format: Option<&str>,
+    unique: bool,
+) -> PyResult<Solutions> {
     let n = board_size(n, "solutions", MAX_N)?;
     let form = Form::parse(format)?;
-    let walk = queens::Solutions::new(n).map_err(to_py)?;
+    let constraints = Constraints::new(given, blocked);
+    let (walk, problem) = if constraints.any() {
+        let problem = constraints.problem(n)?;
+        (queens::Solutions::completions(&problem), Some(problem))
+    } else {
+        (queens::Solutions::new(n).map_err(to_py)?, None)
+    };
     let walk = if unique { walk.unique() } else { walk };
-    Ok(Solutions { walk, form })
+    Ok(Solutions {
+        walk,
+        form,
+        problem,
+    })
 }
 
 /// Two queens that attack each other, as ``check`` reports them.

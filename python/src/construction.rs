@@ -10,10 +10,11 @@
 use pyo3::exceptions::{PyIndexError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PySlice, PyTuple};
-use queens::MAX_READ_N;
+use queens::{MAX_N, MAX_READ_N};
 
 use crate::errors::{BoardSizeError, board_size, to_py};
 use crate::form::Form;
+use crate::problem::Constraints;
 
 /// The largest board ``one`` draws square by square (``format="leetcode"``
 /// or ``"board"``): 10^8 characters, about 100 MB. The command line stops
@@ -295,17 +296,39 @@ impl Columns {
 /// ``format="board"`` one string, a line a row; they draw every square, so
 /// they take n up to 10,000.
 ///
+/// ``given`` (a dict ``{row: column}`` or ``(row, column)`` pairs) and
+/// ``blocked`` (pairs), counted from 0, make it a search, as
+/// ``Problem(n, given, blocked).one()`` is: the first completion in
+/// lexicographic order (a tuple of columns, or in ``format``), or
+/// ``None`` when there is none, n = 2 and 3 included; n up to 32. The
+/// search releases the GIL and Ctrl-C stops it; with no completion it
+/// searches everything, which on a large board can take long.
+///
 /// >>> queens.one(8) == (1, 3, 5, 7, 2, 0, 6, 4)
 /// True
 /// >>> queens.one(10**9)[-1]
 /// 999999998
+/// >>> queens.one(8, given={0: 0})
+/// (0, 4, 7, 5, 2, 6, 1, 3)
+/// >>> queens.one(8, given={0: 0, 2: 2}) is None
+/// True
 #[pyfunction]
-#[pyo3(signature = (n, *, format = None))]
+#[pyo3(signature = (n, *, given = None, blocked = None, format = None))]
 pub fn one<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
+    given: Option<&Bound<'py, PyAny>>,
+    blocked: Option<&Bound<'py, PyAny>>,
     format: Option<&str>,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let constraints = Constraints::new(given, blocked);
+    if constraints.any() {
+        let n = board_size(n, "one with given= or blocked=", MAX_N)?;
+        let form = Form::parse(format)?;
+        let problem = constraints.problem(n)?;
+        let found = crate::problem::first_completion(py, &problem)?;
+        return found.map(|cols| form.render(py, &cols)).transpose();
+    }
     let n = board_size(n, "one", MAX_READ_N)?;
     let form = Form::parse(format)?;
     let board = queens::Construction::new(n).map_err(to_py)?;
@@ -316,7 +339,7 @@ pub fn one<'py>(
             step: 1,
             len: i64::from(n),
         };
-        return Ok(Bound::new(py, view)?.into_any());
+        return Ok(Some(Bound::new(py, view)?.into_any()));
     }
     if n > MAX_DRAWN {
         return Err(BoardSizeError::new_err(format!(
@@ -326,5 +349,5 @@ pub fn one<'py>(
         )));
     }
     let cols: Vec<u32> = board.collect();
-    form.render(py, &cols)
+    form.render(py, &cols).map(Some)
 }

@@ -32,6 +32,7 @@ use pyo3::types::{PyDict, PyTuple};
 use queens::{Engine, MAX_N};
 
 use crate::errors::{board_size, to_py};
+use crate::problem::Constraints;
 use crate::runner::Request;
 
 /// The solutions of the n-queens puzzle on an n x n board (OEIS A000170),
@@ -64,19 +65,34 @@ use crate::runner::Request;
 /// (the command line's limit; ``QUEENS_MEMORY_LIMIT`` sets it in bytes,
 /// ``none`` lifts it) raises ``MemoryLimitError`` before it starts.
 ///
+/// ``given`` (a dict ``{row: column}`` or ``(row, column)`` pairs) and
+/// ``blocked`` (pairs), counted from 0, count the completions instead:
+/// the solutions that hold every given queen and no queen on a blocked
+/// square, as ``Problem(n, given, blocked).count()`` does (the GIL
+/// released, Ctrl-C honoured, on ``threads`` threads). Either, even
+/// empty, makes the count a problem's, which ``engine``, ``unique``,
+/// ``progress``, ``checkpoint``, ``shard`` and ``out_dir`` do not go with
+/// (``InputError``).
+///
 /// >>> queens.count(8)
 /// 92
 /// >>> queens.count(8, unique=True).unique
 /// 12
+/// >>> queens.count(8, given={0: 0})
+/// 4
+/// >>> queens.count(10, blocked=[(0, 0), (0, 9)])
+/// 596
 #[pyfunction]
 #[pyo3(signature = (
-    n, *, engine = None, threads = None, unique = false, progress = None, checkpoint = None,
-    shard = None, out_dir = None
+    n, *, given = None, blocked = None, engine = None, threads = None, unique = false,
+    progress = None, checkpoint = None, shard = None, out_dir = None
 ))]
 #[allow(clippy::too_many_arguments)]
 fn count<'py>(
     py: Python<'py>,
     n: &Bound<'py, PyAny>,
+    given: Option<&Bound<'py, PyAny>>,
+    blocked: Option<&Bound<'py, PyAny>>,
     engine: Option<&str>,
     threads: Option<i64>,
     unique: bool,
@@ -86,6 +102,48 @@ fn count<'py>(
     out_dir: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let n = board_size(n, "count", MAX_N)?;
+    let constraints = Constraints::new(given, blocked);
+    if constraints.any() {
+        let refusals = [
+            (
+                engine.is_some(),
+                "engine=",
+                "a problem is counted by its own search, not by an engine",
+            ),
+            (
+                unique,
+                "unique=True",
+                "use Problem(n, given, blocked).count_classes() for the completions up to the \
+                 problem's own symmetries",
+            ),
+            (
+                progress.is_some(),
+                "progress=",
+                "the package counts a problem in one call, with no units to report",
+            ),
+            (
+                checkpoint.is_some(),
+                "checkpoint=",
+                "the package counts a problem in one call, without a journal",
+            ),
+            (
+                shard.is_some(),
+                "shard=",
+                "the package counts a problem in one call, without shards",
+            ),
+            (
+                out_dir.is_some(),
+                "out_dir=",
+                "the package counts a problem in one call and writes no files",
+            ),
+        ];
+        if let Some((_, what, why)) = refusals.into_iter().find(|(asked, ..)| *asked) {
+            return Err(constraints.refuse(what, why));
+        }
+        let problem = constraints.problem(n)?;
+        let count = problem::count(py, &problem, threads)?;
+        return Ok(count.into_pyobject(py)?.into_any());
+    }
     let mut request = Request::new(n, engine, threads)?;
     request.files = files::requested(checkpoint, shard, out_dir, unique)?;
     let count = runner::run(py, &request, callable(progress)?)?;

@@ -1,5 +1,8 @@
 //! `Problem`: a board with queens given and squares blocked (the library's
-//! [`queens::Problem`]), its completions counted, found and listed.
+//! [`queens::Problem`]), its completions counted, found and listed; and
+//! the same for the module's `count`, `solutions` and `one` when they are
+//! given `given=` or `blocked=` ([`Constraints`]). A count and a search
+//! run on a thread of their own, which Ctrl-C stops ([`interruptible`]).
 //!
 //! Rows and columns are counted from 0, as everywhere in the package; the
 //! library's own messages count from 1 (as the command line does), so the
@@ -94,6 +97,164 @@ fn pair(square: Square) -> (u32, u32) {
     (square.row, square.col)
 }
 
+/// The problem of the `n`-board with the queens `given` and the squares
+/// `blocked` (each a dict `{row: column}` or pairs, or `None`), refused in
+/// the package's words, counted from 0.
+pub fn build(
+    n: u32,
+    given: Option<&Bound<'_, PyAny>>,
+    blocked: Option<&Bound<'_, PyAny>>,
+) -> PyResult<queens::Problem> {
+    let given = on_board(&squares(given, "given")?, n, "given queen")?;
+    let blocked = on_board(&squares(blocked, "blocked")?, n, "blocked square")?;
+    let mut rows = given.clone();
+    rows.sort_unstable();
+    if let Some(two) = rows.windows(2).find(|two| two[0].row == two[1].row) {
+        return Err(InputError::new_err(format!(
+            "given queens ({0}, {1}) and ({0}, {2}) share row {0}: one queen a row",
+            two[0].row, two[0].col, two[1].col
+        )));
+    }
+    if let Some(q) = given.iter().find(|q| blocked.contains(q)) {
+        return Err(InputError::new_err(format!(
+            "given queen ({}, {}) is on a blocked square",
+            q.row, q.col
+        )));
+    }
+    queens::Problem::new(n, given, blocked).map_err(to_py)
+}
+
+/// `given=` and `blocked=` of the module's `count`, `solutions` and `one`:
+/// with either, they work on the problem these make instead of the empty
+/// board.
+pub struct Constraints<'a, 'py> {
+    given: Option<&'a Bound<'py, PyAny>>,
+    blocked: Option<&'a Bound<'py, PyAny>>,
+}
+
+impl<'a, 'py> Constraints<'a, 'py> {
+    pub fn new(
+        given: Option<&'a Bound<'py, PyAny>>,
+        blocked: Option<&'a Bound<'py, PyAny>>,
+    ) -> Self {
+        Self { given, blocked }
+    }
+
+    /// Whether either is given (even empty).
+    pub fn any(&self) -> bool {
+        self.given.is_some() || self.blocked.is_some()
+    }
+
+    /// The arguments given, as a message names them.
+    fn named(&self) -> &'static str {
+        match (self.given.is_some(), self.blocked.is_some()) {
+            (true, true) => "given= and blocked=",
+            (true, false) => "given=",
+            _ => "blocked=",
+        }
+    }
+
+    /// `InputError` for the argument `what`, which does not go with these:
+    /// `why`.
+    pub fn refuse(&self, what: &str, why: &str) -> PyErr {
+        InputError::new_err(format!("{what} does not go with {}: {why}", self.named()))
+    }
+
+    /// The problem of the `n`-board they make.
+    pub fn problem(&self, n: u32) -> PyResult<queens::Problem> {
+        build(n, self.given, self.blocked)
+    }
+}
+
+/// `work`, given a stop flag, on a thread of its own with the GIL
+/// released; the calling thread naps and looks for Ctrl-C between naps,
+/// and sets the flag on one, then raises `KeyboardInterrupt` once `work`
+/// has stopped. `work` returns `None` only when the flag stopped it.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    what: &str,
+    work: impl FnOnce(&AtomicBool) -> Option<T> + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let waiter = thread::current();
+    let done = AtomicBool::new(false);
+    thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let result = work(&stop);
+            done.store(true, Ordering::Release);
+            waiter.unpark();
+            result
+        });
+        let mut stopped = None;
+        while !done.load(Ordering::Acquire) {
+            py.detach(|| thread::park_timeout(NAP));
+            if stopped.is_none()
+                && let Err(err) = py.check_signals()
+            {
+                stop.store(true, Ordering::Relaxed);
+                stopped = Some(err);
+            }
+        }
+        let result = py.detach(|| worker.join()).map_err(|_| {
+            QueensError::new_err(format!(
+                "internal error: the {what}'s thread panicked (please report it)"
+            ))
+        })?;
+        match (stopped, result) {
+            (Some(err), _) => Err(err),
+            (None, Some(result)) => Ok(result),
+            (None, None) => Err(QueensError::new_err(format!(
+                "internal error: a {what} stopped unasked"
+            ))),
+        }
+    })
+}
+
+/// The completions of `problem`, counted on `threads` threads (the
+/// package's pool for `None`) with the GIL released; Ctrl-C stops it.
+pub fn count(py: Python<'_>, problem: &queens::Problem, threads: Option<i64>) -> PyResult<u128> {
+    let threads = threads.map(crate::runner::thread_count).transpose()?;
+    let pool = pool::for_call(py, threads)?;
+    interruptible(py, "count", |stop| {
+        pool.install(|| problem.count_until(stop))
+    })
+}
+
+/// The first completion of `problem` in lexicographic order, or `None`:
+/// a search on a thread of its own with the GIL released, which Ctrl-C
+/// stops.
+pub fn first_completion(py: Python<'_>, problem: &queens::Problem) -> PyResult<Option<Vec<u32>>> {
+    interruptible(py, "search", |stop| {
+        let mut found = None;
+        problem.for_each_completion_until(stop, |board| {
+            found = Some(board.to_vec());
+            false
+        });
+        // Found, or searched to the end; `None` only when stopped.
+        match found {
+            Some(board) => Some(Some(board)),
+            None if stop.load(Ordering::Relaxed) => None,
+            None => Some(None),
+        }
+    })
+}
+
+/// `Problem(8, given={0: 0}, blocked=[(1, 2)])`, as it is built again.
+pub fn repr(problem: &queens::Problem) -> String {
+    let given: Vec<String> = (problem.given().iter())
+        .map(|q| format!("{}: {}", q.row, q.col))
+        .collect();
+    let blocked: Vec<String> = (problem.blocked().iter())
+        .map(|s| format!("({}, {})", s.row, s.col))
+        .collect();
+    format!(
+        "Problem({}, given={{{}}}, blocked=[{}])",
+        problem.n(),
+        given.join(", "),
+        blocked.join(", ")
+    )
+}
+
 #[pymethods]
 impl Problem {
     #[new]
@@ -104,24 +265,9 @@ impl Problem {
         blocked: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let n = board_size(n, "a problem", MAX_N)?;
-        let given = on_board(&squares(given, "given")?, n, "given queen")?;
-        let blocked = on_board(&squares(blocked, "blocked")?, n, "blocked square")?;
-        let mut rows = given.clone();
-        rows.sort_unstable();
-        if let Some(two) = rows.windows(2).find(|two| two[0].row == two[1].row) {
-            return Err(InputError::new_err(format!(
-                "given queens ({0}, {1}) and ({0}, {2}) share row {0}: one queen a row",
-                two[0].row, two[0].col, two[1].col
-            )));
-        }
-        if let Some(q) = given.iter().find(|q| blocked.contains(q)) {
-            return Err(InputError::new_err(format!(
-                "given queen ({}, {}) is on a blocked square",
-                q.row, q.col
-            )));
-        }
-        let inner = queens::Problem::new(n, given, blocked).map_err(to_py)?;
-        Ok(Self { inner })
+        Ok(Self {
+            inner: build(n, given, blocked)?,
+        })
     }
 
     /// A problem read from a partial board: a line a row, ``Q`` for a
@@ -186,41 +332,8 @@ impl Problem {
     /// released, on ``threads`` threads (by default the package's pool);
     /// Ctrl-C stops it.
     #[pyo3(signature = (*, threads = None))]
-    fn count(&self, py: Python<'_>, threads: Option<usize>) -> PyResult<u128> {
-        let pool = pool::for_call(py, threads)?;
-        let stop = AtomicBool::new(false);
-        let waiter = thread::current();
-        let done = AtomicBool::new(false);
-        thread::scope(|scope| {
-            let worker = scope.spawn(|| {
-                let count = pool.install(|| self.inner.count_until(&stop));
-                done.store(true, Ordering::Release);
-                waiter.unpark();
-                count
-            });
-            let mut stopped = None;
-            while !done.load(Ordering::Acquire) {
-                py.detach(|| thread::park_timeout(NAP));
-                if stopped.is_none()
-                    && let Err(err) = py.check_signals()
-                {
-                    stop.store(true, Ordering::Relaxed);
-                    stopped = Some(err);
-                }
-            }
-            let count = py.detach(|| worker.join()).map_err(|_| {
-                QueensError::new_err(
-                    "internal error: the count's thread panicked (please report it)",
-                )
-            })?;
-            match (stopped, count) {
-                (Some(err), _) => Err(err),
-                (None, Some(count)) => Ok(count),
-                (None, None) => Err(QueensError::new_err(
-                    "internal error: a count stopped unasked",
-                )),
-            }
-        })
+    fn count(&self, py: Python<'_>, threads: Option<i64>) -> PyResult<u128> {
+        count(py, &self.inner, threads)
     }
 
     /// The completions up to the problem's own symmetries: each class of
@@ -233,9 +346,10 @@ impl Problem {
 
     /// The first completion in lexicographic order as a tuple of each
     /// row's column, or ``None`` when there is none. A search, not a
-    /// formula: on a large, tightly constrained board it may take time.
+    /// formula: on a large, tightly constrained board it may take time;
+    /// it releases the GIL, and Ctrl-C stops it.
     fn one<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        let found = py.detach(|| self.inner.first_completion());
+        let found = first_completion(py, &self.inner)?;
         found.map(|board| PyTuple::new(py, board)).transpose()
     }
 
@@ -271,17 +385,6 @@ impl Problem {
     }
 
     fn __repr__(&self) -> String {
-        let given: Vec<String> = (self.inner.given().iter())
-            .map(|q| format!("{}: {}", q.row, q.col))
-            .collect();
-        let blocked: Vec<String> = (self.inner.blocked().iter())
-            .map(|s| format!("({}, {})", s.row, s.col))
-            .collect();
-        format!(
-            "Problem({}, given={{{}}}, blocked=[{}])",
-            self.inner.n(),
-            given.join(", "),
-            blocked.join(", ")
-        )
+        repr(&self.inner)
     }
 }

@@ -121,7 +121,7 @@ pub fn on_pool<T: Send>(py: Python<'_>, pool: &ThreadPool, work: impl FnOnce() -
 }
 
 /// A thread count in `1..=MAX_THREADS`.
-fn thread_count(threads: i64) -> PyResult<usize> {
+pub fn thread_count(threads: i64) -> PyResult<usize> {
     usize::try_from(threads)
         .ok()
         .filter(|t| (1..=MAX_THREADS).contains(t))

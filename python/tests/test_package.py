@@ -24,9 +24,13 @@ def test_every_function_has_a_docstring_and_a_signature(name):
 def test_the_signatures_are_keyword_only_where_the_docs_say():
     parameters = inspect.signature(queens.count).parameters
     assert list(parameters) == [
-        "n", "engine", "threads", "unique", "progress", "checkpoint", "shard", "out_dir"
+        "n", "given", "blocked", "engine", "threads", "unique", "progress", "checkpoint", "shard", "out_dir"
     ]
     assert all(parameters[p].kind is inspect.Parameter.KEYWORD_ONLY for p in list(parameters)[1:])
+    for function in (queens.solutions, queens.one):
+        parameters = inspect.signature(function).parameters
+        assert list(parameters)[:3] == ["n", "given", "blocked"]
+        assert all(parameters[p].kind is inspect.Parameter.KEYWORD_ONLY for p in list(parameters)[1:])
 
 
 def test_the_docstring_examples_run():

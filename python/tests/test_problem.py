@@ -111,3 +111,111 @@ def test_a_partial_board_reads_back_as_it_prints():
 def test_limit_stops_the_listing():
     assert len(queens.Problem(10).solutions(limit=5)) == 5
     assert queens.Problem(10).solutions(limit=0) == []
+
+
+# The module's count, solutions and one with given= and blocked=: the
+# Problem's machinery, against Problem and the brute force.
+
+
+def test_the_module_functions_take_given_and_blocked_as_problem_does():
+    rng = random.Random(3636)
+    for _ in range(60):
+        n = rng.randrange(1, 8)
+        given, blocked = random_problem(rng, n)
+        # Pairs or a dict; blocked alone; given alone.
+        as_pairs = list(given.items()) if rng.randrange(2) else given
+        kwargs = {"given": as_pairs, "blocked": blocked}
+        if not given and rng.randrange(2):
+            del kwargs["given"]
+        if not blocked and rng.randrange(2) and "given" in kwargs:
+            del kwargs["blocked"]
+        problem = queens.Problem(n, given=given, blocked=blocked)
+        want = brute_force(n, given, blocked)
+        assert queens.count(n, **kwargs) == problem.count() == len(want), kwargs
+        assert list(queens.solutions(n, **kwargs)) == problem.solutions() == want, kwargs
+        assert queens.one(n, **kwargs) == problem.one() == (want[0] if want else None), kwargs
+        classes = list(queens.solutions(n, unique=True, **kwargs))
+        assert len(classes) == problem.count_classes(), kwargs
+        assert set(classes) <= set(want)
+
+
+def draw(cols):
+    return ["".join("Q" if c == col else "." for c in range(len(cols))) for col in cols]
+
+
+def test_completions_come_in_every_format():
+    given, blocked = {0: 1}, [(2, 0)]
+    want = brute_force(6, given, blocked)
+    assert want
+    leetcode = list(queens.solutions(6, given=given, blocked=blocked, format="leetcode"))
+    assert leetcode == [draw(cols) for cols in want]
+    board = list(queens.solutions(6, given=given, blocked=blocked, format="board"))
+    assert board == ["".join(row + "\n" for row in draw(cols)) for cols in want]
+    assert queens.one(6, given=given, blocked=blocked, format="leetcode") == draw(want[0])
+    assert queens.one(6, given=given, blocked=blocked, format="board") == board[0]
+    assert queens.one(6, given={0: 0}, format="board") is None
+
+
+def test_an_empty_given_is_a_problem_still():
+    assert queens.count(8, given={}) == queens.count(8, blocked=[]) == 92
+    assert sum(1 for _ in queens.solutions(6, given=[])) == 4
+    # A problem's one is a search: the first solution, not the formula's.
+    assert queens.one(8, given={}) == next(queens.solutions(8)) == (0, 4, 7, 5, 2, 6, 1, 3)
+    assert queens.one(3, given={}) is None
+    with pytest.raises(queens.InputError, match="engine= does not go with given="):
+        queens.count(8, given={}, engine="join")
+
+
+def test_the_completions_are_found_as_they_are_asked_for():
+    # Listing every completion of a 32-board would take ages: the first
+    # comes at once.
+    walk = queens.solutions(32, given={0: 0}, blocked=[(1, 2)])
+    first = next(walk)
+    assert first[0] == 0 and first[1] != 2 and queens.check(first) is None
+    assert next(walk) > first
+    assert repr(walk) == "<queens.Solutions: the completions of Problem(32, given={0: 0}, blocked=[(1, 2)])>"
+    assert repr(queens.solutions(8)) == "<queens.Solutions of the 8-board>"
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: queens.count(8, given={0: 0}, engine="join"), "engine= does not go with given=: "),
+        (lambda: queens.count(8, blocked=[(0, 0)], unique=True), "unique=True does not go with blocked=: "),
+        (
+            lambda: queens.count(8, given={0: 0}, blocked=[(1, 1)], progress=print),
+            "progress= does not go with given= and blocked=: ",
+        ),
+        (lambda: queens.count(8, given={0: 0}, checkpoint="n8.journal"), "checkpoint= does not go with given=: "),
+        (lambda: queens.count(8, given={0: 0}, shard=(0, 2)), "shard= does not go with given=: "),
+        (lambda: queens.count(8, given={0: 0}, out_dir="shards"), "out_dir= does not go with given=: "),
+    ],
+)
+def test_what_does_not_go_with_a_problem_is_refused_in_one_line(call, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(queens.InputError) as raised:
+        call()
+    text = str(raised.value)
+    assert text.startswith(message) and "\n" not in text, text
+    assert isinstance(raised.value, ValueError)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_constraints_and_sizes_raise_as_problem_does():
+    for call in (queens.count, queens.solutions, queens.one):
+        with pytest.raises(queens.InputError, match=r"given queen \(8, 1\) is off the board"):
+            call(8, given={8: 1})
+        with pytest.raises(queens.InputError, match=r"given queen \(1, 1\) is on a blocked square"):
+            call(8, given={1: 1}, blocked=[(1, 1)])
+        with pytest.raises(TypeError, match="blocked must be a dict"):
+            call(8, blocked=3)
+    with pytest.raises(queens.BoardSizeError, match="one with given= or blocked= takes n from 1 to 32"):
+        queens.one(40, given={0: 0})
+    with pytest.raises(queens.BoardSizeError, match="count takes n from 1 to 32"):
+        queens.count(33, given={0: 0})
+    for threads in (0, -1):
+        with pytest.raises(queens.InputError, match=f"{threads} threads is out of range"):
+            queens.count(8, given={0: 0}, threads=threads)
+        with pytest.raises(queens.InputError, match=f"{threads} threads is out of range"):
+            queens.Problem(8).count(threads=threads)
+    assert queens.count(10, given={0: 0}, threads=1) == queens.Problem(10, given={0: 0}).count(threads=2)

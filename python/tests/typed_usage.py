@@ -34,6 +34,13 @@ def main() -> None:
     as_bytes: bytes = bytes(board[:4])
     index: int = queens.plan(10, engine=engine).__len__()
     record: dict[str, object] = classes._asdict()
+    # Queens given, squares blocked: completions counted, listed, searched.
+    completions: int = queens.count(8, given={0: 0}, threads=1)
+    for done in queens.solutions(6, given=[(0, 1)], blocked=[(1, 3)]):
+        corner: int = done[0]
+    found: "tuple[int, ...] | None" = queens.one(8, given={0: 0})
+    drawn_found: "list[str] | None" = queens.one(8, blocked=[(0, 0)], format="leetcode")
+    print(completions, corner, found, drawn_found)
     print(by_name, drawn, listed, units, column, len(columns), as_bytes, index, record)
     print(total, unique, sizes, first, top, text, parts, known, len(plan), queens.ENGINES)
     try:

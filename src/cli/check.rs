@@ -4,7 +4,13 @@
 //! `--json` writes one object per board instead (JSON lines); `-q` writes
 //! nothing, the exit code being the verdict.
 //!
-//! Exit codes: 0 when every board is a solution, 1 when any is not, 2 when
+//! With `--given`, `--blocked` or `--board`, a solution must also be a
+//! completion of that problem: a board that lacks a given queen or has one
+//! on a blocked square is not, nor is a board of a size the problem cannot
+//! be of ([`queens::first_unmet`], [`super::problem::Against`]).
+//!
+//! Exit codes: 0 when every board is a solution (of the problem, with
+//! constraints), 1 when any is not, 2 when
 //! the input cannot be read or is not boards (the message names the line;
 //! the boards before it have been reported). An input without boards, as
 //! `list` writes for n = 2 or 3 (nothing, or `[]`), is 0 boards checked:
@@ -17,8 +23,10 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use queens::{Boards, Checked, Conflict, Line, ReadError};
+use queens::{Boards, Checked, Conflict, Line, ReadError, Square, Unmet};
 use serde::Serialize;
+
+use super::problem::{Against, ProblemArgs, Refusal};
 
 /// Bytes read from the input at a time.
 const INPUT_BUFFER: usize = 1 << 16;
@@ -38,7 +46,7 @@ pub struct CheckArgs {
     file: Option<PathBuf>,
 
     /// Print one JSON object per board (JSON lines): board, line, n, ok,
-    /// conflict.
+    /// conflict, unmet.
     #[arg(long)]
     json: bool,
 
@@ -46,6 +54,9 @@ pub struct CheckArgs {
     /// solution (input that is not boards is still said on stderr).
     #[arg(short, long)]
     quiet: bool,
+
+    #[command(flatten)]
+    problem: ProblemArgs,
 }
 
 /// A board checked, as `--json` prints it.
@@ -57,10 +68,13 @@ struct BoardRecord {
     line: u64,
     /// Its size.
     n: u32,
-    /// Whether it is a solution.
+    /// Whether it is a solution (of the problem, with constraints).
     ok: bool,
     /// The first two queens that attack each other; null for a solution.
     conflict: Option<ConflictRecord>,
+    /// The first constraint it fails; null where it meets them all, where
+    /// it is no solution, or without constraints.
+    unmet: Option<UnmetRecord>,
 }
 
 /// Two queens that attack each other, counted from 1 as in the text.
@@ -75,14 +89,59 @@ struct ConflictRecord {
     shares: &'static str,
 }
 
+/// A constraint a board fails, counted from 1 as in the text.
+#[derive(Debug, Serialize)]
+struct UnmetRecord {
+    /// `given` (no queen on a given square), `blocked` (a queen on a
+    /// blocked square) or `size` (no problem of the board's size).
+    reason: &'static str,
+    /// The square, `[row, col]`; for `size`, a square off the board, or
+    /// null.
+    square: Option<[u64; 2]>,
+}
+
+/// What is wrong with a board against the problem: its size, or a
+/// constraint a solution fails.
+enum Failed {
+    Size(Refusal),
+    Unmet(Unmet),
+}
+
+impl Failed {
+    fn record(&self) -> UnmetRecord {
+        let at = |s: Square| [u64::from(s.row) + 1, u64::from(s.col) + 1];
+        let (reason, square) = match self {
+            Self::Size(refusal) => ("size", refusal.square.map(at)),
+            Self::Unmet(Unmet::Given(square)) => ("given", Some(at(*square))),
+            Self::Unmet(Unmet::Blocked(square)) => ("blocked", Some(at(*square))),
+            // A size the problem cannot be of, or a kind of failure added
+            // to the library and not here.
+            Self::Unmet(_) => ("size", None),
+        };
+        UnmetRecord { reason, square }
+    }
+}
+
+/// What the problem says of `checked`: a size it is refused for, or, for a
+/// solution, the first constraint it fails.
+fn judge(against: &mut Against, checked: &Checked) -> Option<Failed> {
+    match against.problem(checked.n) {
+        Err(refusal) => Some(Failed::Size(refusal)),
+        Ok(problem) => checked
+            .columns()
+            .and_then(|board| queens::first_unmet(problem, board))
+            .map(Failed::Unmet),
+    }
+}
+
 impl BoardRecord {
-    fn new(checked: &Checked) -> Self {
+    fn new(checked: &Checked, failed: Option<&Failed>) -> Self {
         let at = |q: queens::Queen| [u64::from(q.row) + 1, u64::from(q.col) + 1];
         Self {
             board: checked.index,
             line: checked.line,
             n: checked.n,
-            ok: checked.conflict.is_none(),
+            ok: checked.conflict.is_none() && failed.is_none(),
             conflict: checked.conflict.map(|c: Conflict| ConflictRecord {
                 first: at(c.first),
                 second: at(c.second),
@@ -95,6 +154,7 @@ impl BoardRecord {
                     _ => "line",
                 },
             }),
+            unmet: failed.map(Failed::record),
         }
     }
 }
@@ -119,6 +179,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             None,
         ),
     };
+    let mut against = args.problem.against()?;
     let mut out = super::stdout();
     let mut invalid = 0u64;
     // See: issue 32 (a board of 10^9 rows aborted under `ulimit -v 2000000`).
@@ -126,15 +187,23 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     for board in boards {
         match board {
             Ok(checked) => {
-                invalid += u64::from(checked.conflict.is_some());
-                match checked.conflict {
+                let failed = against.as_mut().and_then(|a| judge(a, &checked));
+                invalid += u64::from(checked.conflict.is_some() || failed.is_some());
+                match (checked.conflict, &failed) {
                     _ if args.json => {
-                        serde_json::to_writer(&mut out, &BoardRecord::new(&checked))?;
+                        let record = BoardRecord::new(&checked, failed.as_ref());
+                        serde_json::to_writer(&mut out, &record)?;
                         writeln!(out)?;
                     }
                     _ if args.quiet => {}
-                    Some(conflict) => writeln!(out, "board {}: {conflict}", checked.index)?,
-                    None => writeln!(out, "board {}: ok", checked.index)?,
+                    (_, Some(Failed::Size(refusal))) => {
+                        writeln!(out, "board {}: {}", checked.index, refusal.message)?;
+                    }
+                    (Some(conflict), _) => writeln!(out, "board {}: {conflict}", checked.index)?,
+                    (None, Some(Failed::Unmet(unmet))) => {
+                        writeln!(out, "board {}: {unmet}", checked.index)?;
+                    }
+                    (None, None) => writeln!(out, "board {}: ok", checked.index)?,
                 }
             }
             // See: issue 20 (`queens list 3 --format leetcode | queens check`).

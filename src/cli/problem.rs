@@ -1,6 +1,7 @@
 //! `--given`, `--blocked` and `--board`: a problem with queens placed in
 //! advance and squares blocked ([`queens::Problem`]), as `list`, `one` and
-//! `check` take it. Squares are `ROW:COL` counted from 1, as `check`
+//! `check` take it (`check` has no N: [`Against`] makes the problem of
+//! each board's size). Squares are `ROW:COL` counted from 1, as `check`
 //! prints positions; a partial board is a line a row of `Q` (given), `x`
 //! (blocked) and `.` (free).
 
@@ -94,6 +95,110 @@ impl ProblemArgs {
         let squares = |s: &Option<Squares>| s.as_ref().map_or(Vec::new(), |s| s.0.clone());
         let problem = Problem::new(n, squares(&self.given), squares(&self.blocked));
         Some(problem.map_err(|err| UsageError(err.to_string()).into()))
+    }
+}
+
+/// The problem each board `check` reads is held against: the partial
+/// board's, or the squares of `--given` and `--blocked` on a board of the
+/// board's own size.
+#[derive(Debug)]
+pub enum Against {
+    /// `--board FILE`: one problem, one size.
+    Board { problem: Problem, path: PathBuf },
+    /// `--given` and `--blocked`, and the problem of the last size asked.
+    Squares {
+        given: Vec<Square>,
+        blocked: Vec<Square>,
+        last: Option<(u32, Result<Problem, Refusal>)>,
+    },
+}
+
+/// Why a board is not held against the problem: its size.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    /// In words, for `board I: ...`.
+    pub message: String,
+    /// A given or blocked square off the board, if that is why.
+    pub square: Option<Square>,
+}
+
+impl ProblemArgs {
+    /// What `check` holds boards against, or `None` without constraints.
+    ///
+    /// # Errors
+    /// A `UsageError` for constraints no board can meet the way they are
+    /// written (two given queens in a row, a given queen on a blocked
+    /// square, a square past every problem's board), or a partial board
+    /// that cannot be read.
+    pub fn against(&self) -> anyhow::Result<Option<Against>> {
+        if let Some(path) = &self.board {
+            return Ok(Some(Against::Board {
+                problem: read_board(path)?,
+                path: path.clone(),
+            }));
+        }
+        if self.given.is_none() && self.blocked.is_none() {
+            return Ok(None);
+        }
+        // What no board size changes is refused once, up front.
+        if let Some(Err(err)) = self.problem_of(queens::MAX_N) {
+            return Err(err);
+        }
+        let squares = |s: &Option<Squares>| s.as_ref().map_or(Vec::new(), |s| s.0.clone());
+        Ok(Some(Against::Squares {
+            given: squares(&self.given),
+            blocked: squares(&self.blocked),
+            last: None,
+        }))
+    }
+}
+
+impl Against {
+    /// The problem of an `n`-board, or why there is none.
+    pub fn problem(&mut self, n: u32) -> Result<&Problem, Refusal> {
+        match self {
+            Self::Board { problem, path } => {
+                if problem.n() == n {
+                    Ok(problem)
+                } else {
+                    Err(Refusal {
+                        message: format!(
+                            "a board of {n}, but {} is a board of {}",
+                            path.display(),
+                            problem.n()
+                        ),
+                        square: None,
+                    })
+                }
+            }
+            Self::Squares {
+                given,
+                blocked,
+                last,
+            } => {
+                if last.as_ref().is_some_and(|(size, _)| *size != n) {
+                    *last = None;
+                }
+                let (_, problem) = last.get_or_insert_with(|| {
+                    let problem = Problem::new(n, given.clone(), blocked.clone());
+                    (n, problem.map_err(|err| refusal(&err)))
+                });
+                problem.as_ref().map_err(Clone::clone)
+            }
+        }
+    }
+}
+
+/// Why the squares of `--given` and `--blocked` make no problem of a
+/// board's size.
+fn refusal(err: &queens::Error) -> Refusal {
+    let square = match *err {
+        queens::Error::OffBoard { row, col, .. } => Some(Square::new(row, col)),
+        _ => None,
+    };
+    Refusal {
+        message: err.to_string(),
+        square,
     }
 }
 

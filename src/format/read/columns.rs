@@ -9,7 +9,7 @@
 use std::io::BufRead;
 
 use super::input::{Input, describe};
-use super::{Checked, MAX_READ_N, ReadError};
+use super::{Checked, MAX_READ_N, ReadError, SmallBoard, small_board};
 use std::collections::TryReserveError;
 
 use crate::check::{Bits, Conflict, by_rows_bytes, first_conflict_by_rows};
@@ -65,12 +65,9 @@ pub(super) fn read_columns<R: BufRead>(
             ),
         });
     }
-    Ok(Some(Checked {
-        index,
-        line,
-        n,
-        conflict: cols.first_conflict(line)?,
-    }))
+    let small = cols.small();
+    let conflict = cols.first_conflict(line)?;
+    Ok(Some(Checked::new(index, line, n, conflict, small)))
 }
 
 /// The columns of a board as they are read, one per row, kept for the
@@ -225,6 +222,15 @@ impl Columns {
             needed: self.needed(),
             available,
         }
+    }
+
+    /// The board's columns, where it has at most `MAX_N` rows and they
+    /// are all kept (no column repeats): what a problem's check needs.
+    pub(super) fn small(&self) -> Option<SmallBoard> {
+        if self.kept_rows != self.count {
+            return None;
+        }
+        small_board(self.count, kept(&self.kept))
     }
 
     /// The first conflict among the columns kept: when one repeats, the

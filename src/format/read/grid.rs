@@ -9,7 +9,7 @@
 use std::io::BufRead;
 
 use super::input::{Input, counted, describe};
-use super::{Checked, MAX_READ_N, ReadError};
+use super::{Checked, MAX_READ_N, ReadError, small_board};
 use crate::check::{Queen, first_conflict};
 
 /// A board of rows of `Q` and `.`, ended by its `n`-th row; blank lines
@@ -183,11 +183,15 @@ impl Grid {
                 ),
             });
         }
-        Ok(Some(Checked {
-            index: self.index,
-            line: self.first_line,
+        let conflict = first_conflict(n, self.queens.iter().copied());
+        // A solution has one queen a row, kept in reading order.
+        let small = small_board(n, self.queens.iter().map(|q| q.col));
+        Ok(Some(Checked::new(
+            self.index,
+            self.first_line,
             n,
-            conflict: first_conflict(n, self.queens.iter().copied()),
-        }))
+            conflict,
+            small,
+        )))
     }
 }

@@ -148,12 +148,9 @@ pub(super) fn read_jsonl<R: BufRead>(
             ),
         });
     }
-    Ok(Some(Checked {
-        index,
-        line,
-        n,
-        conflict: cols.first_conflict(line)?,
-    }))
+    let small = cols.small();
+    let conflict = cols.first_conflict(line)?;
+    Ok(Some(Checked::new(index, line, n, conflict, small)))
 }
 
 /// The `[...]` of a JSON line's `"cols"`, each column checked against `n`

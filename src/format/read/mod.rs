@@ -28,6 +28,7 @@ use self::input::{Input, describe};
 use super::Format;
 use crate::check::Conflict;
 use crate::error::Bytes;
+use crate::kernel::MAX_N;
 
 /// The largest board [`Boards`] accepts: a billion rows (625 MB of bits to
 /// check it).
@@ -45,6 +46,53 @@ pub struct Checked {
     pub n: u32,
     /// The first two queens that attack each other; `None` for a solution.
     pub conflict: Option<Conflict>,
+    /// The columns of a solution of at most [`MAX_N`] rows.
+    small: Option<SmallBoard>,
+}
+
+/// The columns of a board of at most [`MAX_N`] rows, one a row.
+pub(super) type SmallBoard = [u32; MAX_N as usize];
+
+/// The `n` columns `cols` as a [`SmallBoard`], where `n <= MAX_N`.
+pub(super) fn small_board(n: u32, cols: impl Iterator<Item = u32>) -> Option<SmallBoard> {
+    (n <= MAX_N).then(|| {
+        let mut board = [0; MAX_N as usize];
+        for (slot, col) in board.iter_mut().zip(cols) {
+            *slot = col;
+        }
+        board
+    })
+}
+
+impl Checked {
+    /// A board read: the `index`-th of the input, from `line`, of `n`
+    /// rows, with its first `conflict`; its columns `small` are kept where
+    /// it is a solution.
+    fn new(
+        index: u64,
+        line: u64,
+        n: u32,
+        conflict: Option<Conflict>,
+        small: Option<SmallBoard>,
+    ) -> Self {
+        Self {
+            index,
+            line,
+            n,
+            conflict,
+            small: small.filter(|_| conflict.is_none()),
+        }
+    }
+
+    /// The board's columns, one a row from 0, where it is a solution of at
+    /// most [`MAX_N`] rows (the boards a [`Problem`](crate::Problem) is
+    /// of, whose [`admits`](crate::Problem::admits) takes them); `None`
+    /// otherwise: a larger board's columns are not kept whole, nor those
+    /// of a board past its first conflict.
+    #[must_use]
+    pub fn columns(&self) -> Option<&[u32]> {
+        self.small.as_ref().map(|board| &board[..self.n as usize])
+    }
 }
 
 /// Why boards could not be read.
@@ -230,6 +278,47 @@ mod tests {
             })
             .collect()
     }
+    #[test]
+    fn every_format_keeps_the_columns_of_a_small_solution_only() {
+        let columns = |text: &str| -> Vec<Option<Vec<u32>>> {
+            Boards::new(text.as_bytes())
+                .map(|r| r.unwrap().columns().map(<[u32]>::to_vec))
+                .collect()
+        };
+        let want = vec![Some(vec![1, 3, 0, 2]), None];
+        assert_eq!(
+            columns(".Q..\n...Q\nQ...\n..Q.\n\nQ...\n.Q..\n..Q.\n...Q\n"),
+            want
+        );
+        assert_eq!(
+            columns(". Q . .\n. . . Q\nQ . . .\n. . Q .\n\nQ . . .\n. Q . .\n. . Q .\n. . . Q\n"),
+            want
+        );
+        assert_eq!(
+            columns(
+                "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],[\"Q...\",\".Q..\",\"..Q.\",\"...Q\"]]\n"
+            ),
+            want
+        );
+        assert_eq!(columns("2 4 1 3\n1 1 1 1\n"), want);
+        assert_eq!(
+            columns("{\"n\":4,\"cols\":[1,3,0,2]}\n{\"n\":4,\"cols\":[0,1,2,3]}\n"),
+            want
+        );
+        // Past 32 rows, none: no problem is of that size.
+        let big: Vec<String> = crate::Construction::new(33)
+            .unwrap()
+            .map(|c| (c + 1).to_string())
+            .collect();
+        assert_eq!(columns(&(big.join(" ") + "\n")), [None]);
+        let small: Vec<String> = crate::Construction::new(32)
+            .unwrap()
+            .map(|c| (c + 1).to_string())
+            .collect();
+        let cols = columns(&(small.join(" ") + "\n"));
+        assert_eq!(cols[0].as_ref().map(Vec::len), Some(32));
+    }
+
     #[test]
     fn every_format_is_detected() {
         let ok = vec!["ok".to_owned(), "ok".to_owned()];
