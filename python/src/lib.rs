@@ -70,9 +70,11 @@ use crate::runner::Request;
 /// the solutions that hold every given queen and no queen on a blocked
 /// square, as ``Problem(n, given, blocked).count()`` does (the GIL
 /// released, Ctrl-C honoured, on ``threads`` threads). Either, even
-/// empty, makes the count a problem's, which ``engine``, ``unique``,
-/// ``progress``, ``checkpoint``, ``shard`` and ``out_dir`` do not go with
-/// (``InputError``).
+/// empty, makes the count a problem's, which ``engine`` and ``unique`` do
+/// not go with (``InputError``). With ``checkpoint``, ``shard`` or
+/// ``progress`` a problem is counted through its plan, as ``queens count
+/// N --given ...`` counts it: the same journal and shard files, the
+/// problem named in them.
 ///
 /// >>> queens.count(8)
 /// 92
@@ -116,33 +118,23 @@ fn count<'py>(
                 "use Problem(n, given, blocked).count_classes() for the completions up to the \
                  problem's own symmetries",
             ),
-            (
-                progress.is_some(),
-                "progress=",
-                "the package counts a problem in one call, with no units to report",
-            ),
-            (
-                checkpoint.is_some(),
-                "checkpoint=",
-                "the package counts a problem in one call, without a journal",
-            ),
-            (
-                shard.is_some(),
-                "shard=",
-                "the package counts a problem in one call, without shards",
-            ),
-            (
-                out_dir.is_some(),
-                "out_dir=",
-                "the package counts a problem in one call and writes no files",
-            ),
         ];
         if let Some((_, what, why)) = refusals.into_iter().find(|(asked, ..)| *asked) {
             return Err(constraints.refuse(what, why));
         }
         let problem = constraints.problem(n)?;
-        let count = problem::count(py, &problem, threads)?;
-        return Ok(count.into_pyobject(py)?.into_any());
+        let files = files::requested(checkpoint, shard, out_dir, false)?;
+        if matches!(files, runner::Files::None) && progress.is_none() {
+            let count = problem::count(py, &problem, threads)?;
+            return Ok(count.into_pyobject(py)?.into_any());
+        }
+        // A journal, a shard or progress: the problem's plan, run as the
+        // command line's `count N --given ...` runs it, with its files.
+        let mut request = Request::new(n, None, threads)?;
+        request.files = files;
+        request.problem = Some(problem);
+        let count = runner::run(py, &request, callable(progress)?)?;
+        return Ok(count.solutions.into_pyobject(py)?.into_any());
     }
     let mut request = Request::new(n, engine, threads)?;
     request.files = files::requested(checkpoint, shard, out_dir, unique)?;

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use queens::journal::{Journal, LockWait};
 use queens::shard::{ShardId, Task};
-use queens::{Config, Counter, Engine, MAX_THREADS, Observer, Run, UnitDone};
+use queens::{Config, Counter, Engine, MAX_THREADS, Observer, Plan, Run, UnitDone};
 use rayon::ThreadPool;
 
 use crate::errors::{InputError, QueensError, to_py};
@@ -37,6 +37,9 @@ pub struct Request {
     pub units: Option<Vec<u32>>,
     /// Where the run keeps its journal: `checkpoint=`, or a shard's.
     pub files: Files,
+    /// The problem whose completions are counted, through its plan
+    /// ([`queens::Plan::for_problem`]); `None` for the empty board.
+    pub problem: Option<queens::Problem>,
 }
 
 /// The files a count keeps: none, a journal, or a shard's result and
@@ -63,6 +66,7 @@ impl Request {
             threads: threads.map(thread_count).transpose()?,
             units: None,
             files: Files::None,
+            problem: None,
         })
     }
 }
@@ -191,6 +195,9 @@ pub fn run(
     if let Some(engine) = request.engine {
         counter = counter.engine(engine);
     }
+    if request.problem.is_some() {
+        counter = counter.engine(Engine::Mirror);
+    }
     // The command line's split for a mirror shard, so that both write the
     // same plan's files.
     if matches!(request.files, Files::Shard { .. }) && counter.chosen_engine() == Engine::Mirror {
@@ -209,7 +216,7 @@ pub fn run(
         let worker = scope.spawn(|| {
             // On the pool, so that the plan's own parallel work (the
             // join's job costs) runs there too.
-            let count = pool.install(|| count_with_files(&counter, request, &cancel));
+            let count = pool.install(|| count_with_files(&counter, &config, request, &cancel));
             finished.store(true, Ordering::Release);
             waiter.unpark();
             count
@@ -257,19 +264,34 @@ pub fn run(
 /// command line counts.
 fn count_with_files(
     counter: &Counter<'_>,
+    config: &Config,
     request: &Request,
     cancel: &AtomicBool,
 ) -> PyResult<Counted> {
+    // The plan: the counter's, or the problem's, split as the command
+    // line splits it (a shard's on more rows), so that both write the
+    // same plan's files.
+    let split = matches!(request.files, Files::Shard { .. }).then_some(queens::shard::SPLIT_DEPTH);
+    let plan = || match &request.problem {
+        Some(problem) => Plan::for_problem(problem, split, config),
+        None => counter.plan(),
+    };
     let counted = |count: queens::Count| Counted {
         solutions: count.solutions,
         units: count.units,
         count: Some(count),
     };
     let (path, shard, wait) = match &request.files {
-        Files::None => return counter.run().map(counted).map_err(to_py),
+        Files::None if request.problem.is_none() => {
+            return counter.run().map(counted).map_err(to_py);
+        }
+        Files::None => {
+            let plan = plan().map_err(to_py)?;
+            return counter.run_plan(&plan).map(counted).map_err(to_py);
+        }
         Files::Checkpoint(path) => (path.clone(), None, Duration::ZERO),
         Files::Shard { shard, out_dir } => {
-            let plan = counter.plan().map_err(to_py)?;
+            let plan = plan().map_err(to_py)?;
             match Task::prepare(&plan, *shard, out_dir).map_err(prepare_error)? {
                 Task::Done(file, _) => {
                     let solutions = file.total.parse().unwrap_or_default();
@@ -295,7 +317,7 @@ fn count_with_files(
     };
     let (plan, prepared) = match shard {
         Some((plan, prepared)) => (plan, Some(prepared)),
-        None => (counter.plan().map_err(to_py)?, None),
+        None => (plan().map_err(to_py)?, None),
     };
     let selection = match (&prepared, &request.units) {
         (Some(prepared), _) => plan.select(&prepared.units),

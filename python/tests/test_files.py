@@ -151,3 +151,43 @@ def test_files_arguments_are_checked(tmp_path, kwargs, match):
     with pytest.raises(queens.InputError, match=match):
         queens.count(8, **kwargs)
     assert os.listdir(tmp_path) == []
+
+
+# A problem of the 14-board (0-based): queens given in rows 1 and 6, two
+# corners blocked.
+GIVEN, BLOCKED = {1: 4, 6: 0}, [(0, 0), (13, 13)]
+FLAGS = ("--given", "2:5,7:1", "--blocked", "1:1,14:14")
+
+
+def test_a_problems_shards_are_the_command_lines_files(tmp_path):
+    by_python, by_cli = tmp_path / "py", tmp_path / "cli"
+    want = queens.count(14, given=GIVEN, blocked=BLOCKED)
+    subtotals = [
+        queens.count(14, given=GIVEN, blocked=BLOCKED, shard=(i, 3), out_dir=by_python) for i in range(3)
+    ]
+    assert sum(subtotals) == want
+    for i in range(3):
+        out = cli("count", 14, *FLAGS, "--shard", f"{i}/3", "--out-dir", by_cli, "-q")
+        assert out.returncode == 0, out.stderr
+    for name in sorted(os.listdir(by_cli)):
+        assert (by_python / name).read_bytes() == (by_cli / name).read_bytes(), name
+    merged = queens.merge(by_python)
+    assert merged["complete"] and merged["total"] == want
+    assert merged["matches_known"] is None, "nothing publishes a problem's completions"
+
+
+def test_a_problems_checkpoint_is_the_command_lines_journal(tmp_path):
+    journal = tmp_path / "p.journal"
+    seen = []
+    total = queens.count(14, given=GIVEN, blocked=BLOCKED, checkpoint=journal, progress=lambda *a: seen.append(a))
+    assert total == queens.count(14, given=GIVEN, blocked=BLOCKED)
+    assert seen and seen[-1][0] == seen[-1][1] and seen[-1][2] == total
+    header = journal.read_bytes().split(b"\n")[0]
+    assert b" problem=x......" in header, header
+    # The command line resumes it whole, and refuses it for another problem.
+    out = cli("count", 14, *FLAGS, "--checkpoint", journal, "--json")
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["solutions"] == total and record["resumed_units"] == record["units"]
+    with pytest.raises(queens.InputError, match="problem"):
+        queens.count(14, given={1: 4}, checkpoint=journal)
