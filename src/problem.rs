@@ -349,8 +349,9 @@ impl Problem {
     }
 
     /// [`Problem::count`], stopped soon after `stop` is set: `None` then.
-    /// The flag is read between starts (placements of the first rows), so
-    /// a start under way finishes first.
+    /// The flag is read between pieces of the search of at most 15 rows
+    /// (a tenth of a second or less), so a stop is heard inside a start of
+    /// many rows too.
     #[must_use]
     pub fn count_until(&self, stop: &AtomicBool) -> Option<u128> {
         let features = Features::detect();
@@ -358,7 +359,7 @@ impl Problem {
         starts
             .list()
             .par_iter()
-            .map(|start| (!stop.load(Ordering::Relaxed)).then(|| starts.count_on(features, start)))
+            .map(|start| starts.count_unless(features, start, &|| stop.load(Ordering::Relaxed)))
             .sum()
     }
 
@@ -585,7 +586,29 @@ impl Starts {
         &self.list
     }
 
-    /// The completions of one start, unweighted.
+    /// [`Starts::count_on`], in pieces with `stop()` read between two
+    /// ([`crate::count::pieces`]), so that a stop is heard inside a start
+    /// of many rows: `None` once it said stop.
+    pub(crate) fn count_unless(
+        &self,
+        features: Features,
+        start: &Start,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<u128> {
+        let allowed = &self.allowed;
+        let n = self.n;
+        let completions = crate::count::pieces::count_in_pieces(
+            n,
+            (self.rows, n),
+            start.masks,
+            &|row| allowed[row as usize],
+            stop,
+            &mut |row, masks| count_allowed_on(features, n, (row, n), masks, allowed),
+        )?;
+        Some(u128::from(start.weight) * completions)
+    }
+
+    /// The completions of one start, times its weight.
     pub(crate) fn count_on(&self, features: Features, start: &Start) -> u128 {
         u128::from(start.weight)
             * count_allowed_on(

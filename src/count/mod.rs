@@ -28,7 +28,7 @@ pub(crate) mod gpu;
 pub(crate) mod join;
 pub(crate) mod mirror;
 mod options;
-mod pieces;
+pub(crate) mod pieces;
 pub(crate) mod plan;
 mod run;
 
