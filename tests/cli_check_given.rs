@@ -9,22 +9,9 @@
 use crate::common;
 
 use common::cli::{queens, queens_with_input, rejects, stdout};
+use common::{next_random as next, squares_flag as flag};
 use queens::Square;
 use serde_json::Value;
-
-/// A small generator (SplitMix64), so a failure names its seed.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-fn flag(squares: &[Square]) -> String {
-    let items: Vec<String> = squares.iter().map(ToString::to_string).collect();
-    items.join(",")
-}
 
 /// What `check` should say of the solution `board` against `given` and
 /// `blocked`, by reading the rows top to bottom: the first row that holds

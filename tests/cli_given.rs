@@ -5,6 +5,7 @@
 use crate::common;
 
 use common::cli::{queens, rejects, stdout};
+use common::{next_random as next, squares_flag as flag};
 use queens::{Problem, Square};
 
 /// Every solution of the `n`-board (one column a row, from 0) that holds
@@ -32,20 +33,6 @@ fn brute_force(n: u32, given: &[Square], blocked: &[Square]) -> Vec<Vec<u32>> {
             && blocked.iter().all(|s| b[s.row as usize] != s.col)
     });
     all
-}
-
-fn flag(squares: &[Square]) -> String {
-    let items: Vec<String> = squares.iter().map(ToString::to_string).collect();
-    items.join(",")
-}
-
-/// A small generator (SplitMix64), so a failure names its seed.
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 #[test]

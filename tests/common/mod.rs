@@ -175,3 +175,19 @@ pub fn needs_test_hooks() {
          `cargo test`, not `cargo test --release`"
     );
 }
+
+/// A small deterministic generator (SplitMix64) for the tests' random
+/// cases, so that a failure names its seed.
+pub fn next_random(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Squares as `--given` and `--blocked` take them: `1:2,4:3`.
+pub fn squares_flag(squares: &[queens::Square]) -> String {
+    let items: Vec<String> = squares.iter().map(ToString::to_string).collect();
+    items.join(",")
+}
