@@ -92,7 +92,8 @@ mod unique;
 
 pub use bench::code_paths;
 pub use check::{
-    Conflict, Line, Queen, Unmet, first_conflict, first_conflict_in_columns, first_unmet,
+    Conflict, Fault, Line, Queen, Unmet, first_conflict, first_conflict_in_columns, first_fault,
+    first_unmet,
 };
 pub use construct::Construction;
 pub use count::{
