@@ -10,6 +10,7 @@ mod cli;
 mod cli_bench;
 mod cli_check;
 mod cli_check_given;
+mod cli_check_learners;
 mod cli_completions;
 mod cli_constellations;
 mod cli_estimate;

@@ -1,5 +1,6 @@
-//! `queens check [FILE]`: reads boards and says, for each, `ok` or the
-//! first two queens that attack each other.
+//! `queens check [FILE]`: reads boards and says, for each, `ok` or what
+//! makes it no solution: the first two queens that attack each other, or a
+//! row without a queen, whichever comes first from the top.
 //!
 //! `--json` writes one object per board instead (JSON lines); `-q` writes
 //! nothing, the exit code being the verdict.
@@ -24,6 +25,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use queens::{Boards, Checked, Conflict, Line, ReadError, Square, Unmet};
+
 use serde::Serialize;
 
 use super::problem::{Against, ProblemArgs, Refusal};
@@ -35,20 +37,29 @@ const INPUT_BUFFER: usize = 1 << 16;
 #[command(
     after_help = "Rows and columns in messages count from 1, top left, as in the columns \
                         format: 'board 3: queens at (row 2, col 5) and (row 6, col 1) share a \
-                        diagonal'.\n\nThe format is detected from the first character: 'Q' or \
-                        '.' board rows (spaced or not), a digit for columns, '{' for JSON lines, \
-                        '[' for LeetCode's array."
+                        diagonal'.\n\nThe format is detected from the first character: board \
+                        rows ('Q' or 'q' a queen, '.', '_' or '-' an empty square, spaced or \
+                        not), a digit for a line of columns (spaces or commas between them) or \
+                        a 0/1 matrix, '{' for JSON lines, '[' or '(' for LeetCode's or \
+                        Python's lists, '┌' for a box-drawn board (--format unicode). Lines \
+                        that start with '#' are comments."
 )]
 pub struct CheckArgs {
-    /// File of boards, in any format `queens list` writes [default: standard
+    /// File of boards, in any format `queens list` writes or a learner
+    /// would (see below) [default: standard
     /// input; '-' also means standard input].
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 
     /// Print one JSON object per board (JSON lines): board, line, n, ok,
-    /// conflict, unmet.
+    /// conflict, empty_row, unmet.
     #[arg(long)]
     json: bool,
+
+    /// Count every board's column numbers from 0 (without it, a board of
+    /// column numbers counts from 1 unless it holds a 0).
+    #[arg(long)]
+    zero_based: bool,
 
     /// Print nothing: the exit code says whether every board is a
     /// solution (input that is not boards is still said on stderr).
@@ -70,8 +81,12 @@ struct BoardRecord {
     n: u32,
     /// Whether it is a solution (of the problem, with constraints).
     ok: bool,
-    /// The first two queens that attack each other; null for a solution.
+    /// The first two queens that attack each other; null for a solution,
+    /// and where a row without a queen comes first.
     conflict: Option<ConflictRecord>,
+    /// The first row without a queen, from 1, where it comes before any
+    /// conflict; null otherwise.
+    empty_row: Option<u64>,
     /// The first constraint it fails; null where it meets them all, where
     /// it is no solution, or without constraints.
     unmet: Option<UnmetRecord>,
@@ -141,7 +156,7 @@ impl BoardRecord {
             board: checked.index,
             line: checked.line,
             n: checked.n,
-            ok: checked.conflict.is_none() && failed.is_none(),
+            ok: checked.is_solution() && failed.is_none(),
             conflict: checked.conflict.map(|c: Conflict| ConflictRecord {
                 first: at(c.first),
                 second: at(c.second),
@@ -154,6 +169,7 @@ impl BoardRecord {
                     _ => "line",
                 },
             }),
+            empty_row: checked.empty_row.map(|row| u64::from(row) + 1),
             unmet: failed.map(Failed::record),
         }
     }
@@ -183,13 +199,15 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let mut out = super::stdout();
     let mut invalid = 0u64;
     // See: issue 32 (a board of 10^9 rows aborted under `ulimit -v 2000000`).
-    let boards = Boards::new(input).with_memory_limit(super::memory::available()?);
+    let boards = Boards::new(input)
+        .with_memory_limit(super::memory::available()?)
+        .zero_based(args.zero_based);
     for board in boards {
         match board {
             Ok(checked) => {
                 let failed = against.as_mut().and_then(|a| judge(a, &checked));
-                invalid += u64::from(checked.conflict.is_some() || failed.is_some());
-                match (checked.conflict, &failed) {
+                invalid += u64::from(!checked.is_solution() || failed.is_some());
+                match (checked.fault(), &failed) {
                     _ if args.json => {
                         let record = BoardRecord::new(&checked, failed.as_ref());
                         serde_json::to_writer(&mut out, &record)?;
@@ -199,7 +217,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                     (_, Some(Failed::Size(refusal))) => {
                         writeln!(out, "board {}: {}", checked.index, refusal.message)?;
                     }
-                    (Some(conflict), _) => writeln!(out, "board {}: {conflict}", checked.index)?,
+                    (Some(fault), _) => writeln!(out, "board {}: {fault}", checked.index)?,
                     (None, Some(Failed::Unmet(unmet))) => {
                         writeln!(out, "board {}: {unmet}", checked.index)?;
                     }
