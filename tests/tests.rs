@@ -23,6 +23,7 @@ mod cli_list;
 mod cli_memory;
 mod cli_messages;
 mod cli_one;
+mod cli_pictures;
 mod cli_plan;
 mod cli_progress;
 mod cli_scale;

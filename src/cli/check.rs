@@ -5,6 +5,11 @@
 //! `--json` writes one object per board instead (JSON lines); `-q` writes
 //! nothing, the exit code being the verdict.
 //!
+//! `--svg FILE` draws the boards checked, each with what makes it no
+//! solution marked, on one sheet ([`queens::write_svg`]): the first
+//! [`SHEET_MAX`] boards of at most [`MAX_DRAWN`] rows, written when the
+//! checking ends (malformed input too, with the boards before it).
+//!
 //! With `--given`, `--blocked` or `--board`, a solution must also be a
 //! completion of that problem: a board that lacks a given queen or has one
 //! on a blocked square is not, nor is a board of a size the problem cannot
@@ -24,10 +29,12 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use queens::{Boards, Checked, Conflict, Line, ReadError, Square, Unmet};
-
+use queens::{Boards, Checked, Conflict, Line, ReadError, Square, SvgBoard, Unmet};
 use serde::Serialize;
 
+use super::files::{Input, Output};
+use super::one::MAX_DRAWN;
+use super::picture::SHEET_MAX;
 use super::problem::{Against, ProblemArgs, Refusal};
 
 /// Bytes read from the input at a time.
@@ -60,6 +67,12 @@ pub struct CheckArgs {
     /// column numbers counts from 1 unless it holds a 0).
     #[arg(long)]
     zero_based: bool,
+
+    /// Draw the boards checked into FILE, an SVG picture: each board's
+    /// queens, and what makes it no solution marked (the first 100 boards,
+    /// of up to 1000 rows).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 
     /// Print nothing: the exit code says whether every board is a
     /// solution (input that is not boards is still said on stderr).
@@ -196,17 +209,33 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let mut against = args.problem.against()?;
+    let mut drawing = match &args.svg {
+        Some(path) => {
+            let inputs: Vec<Input<'_>> = (args.file.iter())
+                .map(|path| Input {
+                    role: "the file of boards",
+                    path,
+                })
+                .collect();
+            Some(Drawing::new(Output::new(path, "--svg", &inputs)?))
+        }
+        None => None,
+    };
     let mut out = super::stdout();
     let mut invalid = 0u64;
     // See: issue 32 (a board of 10^9 rows aborted under `ulimit -v 2000000`).
-    let boards = Boards::new(input)
+    let mut boards = Boards::new(input)
         .with_memory_limit(super::memory::available()?)
-        .zero_based(args.zero_based);
-    for board in boards {
+        .zero_based(args.zero_based)
+        .keeping_queens(if drawing.is_some() { MAX_DRAWN } else { 0 });
+    while let Some(board) = boards.next() {
         match board {
             Ok(checked) => {
                 let failed = against.as_mut().and_then(|a| judge(a, &checked));
                 invalid += u64::from(!checked.is_solution() || failed.is_some());
+                if let Some(drawing) = &mut drawing {
+                    drawing.add(&checked, boards.queens(), failed.as_ref())?;
+                }
                 match (checked.fault(), &failed) {
                     _ if args.json => {
                         let record = BoardRecord::new(&checked, failed.as_ref());
@@ -227,9 +256,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             // See: issue 20 (`queens list 3 --format leetcode | queens check`).
             Err(ReadError::Empty) => {
                 if !args.quiet {
+                    let unwritten = (args.svg.as_ref())
+                        .map(|path| format!("; {} is not written", path.display()))
+                        .unwrap_or_default();
                     eprintln!(
                         "queens: 0 boards checked: the input holds none (as `queens list` writes \
-                         for a board size without solutions)"
+                         for a board size without solutions){unwritten}"
                     );
                 }
             }
@@ -240,14 +272,89 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                     .map(|n| format!("{n}: "))
                     .unwrap_or_default();
                 eprintln!("queens: {place}{err}");
+                if let Some(drawing) = drawing {
+                    drawing.finish(args.quiet)?;
+                }
                 return Ok(ExitCode::from(super::EXIT_USAGE));
             }
         }
     }
     out.flush()?;
+    if let Some(drawing) = drawing {
+        drawing.finish(args.quiet)?;
+    }
     Ok(if invalid > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The boards `--svg` draws, as they are checked.
+struct Drawing {
+    output: Output,
+    boards: Vec<SvgBoard>,
+    /// Boards checked and not drawn: past the sheet's boards, or too large.
+    left_out: u64,
+}
+
+impl Drawing {
+    fn new(output: Output) -> Self {
+        Self {
+            output,
+            boards: Vec::new(),
+            left_out: 0,
+        }
+    }
+
+    /// `checked`, whose `queens` the reader kept, captioned with its
+    /// verdict, where the sheet has room.
+    fn add(
+        &mut self,
+        checked: &Checked,
+        queens: Option<&[queens::Queen]>,
+        failed: Option<&Failed>,
+    ) -> anyhow::Result<()> {
+        let Some(queens) = queens.filter(|_| (self.boards.len() as u64) < SHEET_MAX) else {
+            self.left_out += 1;
+            return Ok(());
+        };
+        let verdict = match (checked.fault(), failed) {
+            (_, Some(Failed::Size(refusal))) => refusal.message.clone(),
+            (Some(fault), _) => fault.to_string(),
+            (None, Some(Failed::Unmet(unmet))) => unmet.to_string(),
+            (None, None) => "ok".to_owned(),
+        };
+        let board = SvgBoard::new(checked.n, queens.to_vec())?
+            .with_fault(checked.fault())
+            .with_caption([format!("board {}", checked.index), verdict]);
+        self.boards.push(board);
+        Ok(())
+    }
+
+    /// Writes the picture, and says on stderr what it leaves out.
+    fn finish(self, quiet: bool) -> anyhow::Result<()> {
+        let shown = self.output.path().display();
+        if self.boards.is_empty() {
+            // Without boards at all, the line that says so says this too.
+            if self.left_out > 0 && !quiet {
+                eprintln!(
+                    "queens: {shown} is not written: no board of at most {MAX_DRAWN} rows to draw"
+                );
+            }
+            return Ok(());
+        }
+        let mut svg = Vec::new();
+        queens::write_svg(&mut svg, &self.boards)?;
+        self.output.write(&svg)?;
+        if self.left_out > 0 && !quiet {
+            eprintln!(
+                "queens: {shown} shows {} boards; {} more checked are not drawn (a sheet holds \
+                 the first {SHEET_MAX}, each of at most {MAX_DRAWN} rows)",
+                self.boards.len(),
+                self.left_out
+            );
+        }
+        Ok(())
+    }
 }
