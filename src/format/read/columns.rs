@@ -51,8 +51,7 @@ pub(super) fn read_columns<R: BufRead>(
     base: Base,
     keep: &mut Keep,
 ) -> Result<Option<Checked>, ReadError> {
-    input.skip_between_boards()?;
-    if input.peek()?.is_none() {
+    if input.skip_between_boards()?.is_none() {
         return Ok(None);
     }
     let line = input.line;
@@ -152,13 +151,15 @@ pub(super) fn read_numbers<R: BufRead>(
 fn separate<R: BufRead>(input: &mut Input<R>, end: End, after: bool) -> Result<bool, ReadError> {
     let lines = matches!(end, End::Close(_));
     input.skip_whitespace(lines)?;
-    let mut comma = false;
-    if after && input.peek()? == Some(b',') {
+    // One look a number: this is most of the cost of a line of columns.
+    let mut next = input.peek()?;
+    let comma = after && next == Some(b',');
+    if comma {
         input.next()?;
         input.skip_whitespace(lines)?;
-        comma = true;
+        next = input.peek()?;
     }
-    match (input.peek()?, end) {
+    match (next, end) {
         (Some(b'0'..=b'9'), _) => Ok(true),
         (None | Some(b'\n'), End::Line) if comma => Err(input.malformed(
             "a line of column numbers ends with ',': expected a number after it".to_owned(),

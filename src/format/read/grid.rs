@@ -63,8 +63,7 @@ pub(super) fn read_grid<R: BufRead>(
     alphabet: Alphabet,
     keep: &mut Keep,
 ) -> Result<Option<Checked>, ReadError> {
-    input.skip_between_boards()?;
-    if input.peek()?.is_none() {
+    if input.skip_between_boards()?.is_none() {
         return Ok(None);
     }
     let grid = Grid::new(index, input.line, alphabet, keep);

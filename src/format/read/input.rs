@@ -106,14 +106,15 @@ impl<R: BufRead> Input<R> {
 
     /// Skips what may come between boards: blank lines, and comment lines
     /// (a line whose first mark is `#`; one after something else on its
-    /// line is left for the format to refuse).
-    pub(super) fn skip_between_boards(&mut self) -> Result<(), ReadError> {
+    /// line is left for the format to refuse). Returns the next byte,
+    /// `None` at the end.
+    pub(super) fn skip_between_boards(&mut self) -> Result<Option<u8>, ReadError> {
         loop {
             let (line, at_start) = (self.line, self.column == 1);
             self.skip_whitespace(true)?;
-            let comment = at_start || self.line > line;
-            if !comment || self.peek()? != Some(b'#') {
-                return Ok(());
+            let next = self.peek()?;
+            if next != Some(b'#') || !(at_start || self.line > line) {
+                return Ok(next);
             }
             self.skip_to_line_end()?;
         }

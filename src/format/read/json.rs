@@ -19,8 +19,7 @@ pub(super) fn read_jsonl<R: BufRead>(
     limit: Option<u64>,
     keep: &mut Keep,
 ) -> Result<Option<Checked>, ReadError> {
-    input.skip_between_boards()?;
-    if input.peek()?.is_none() {
+    if input.skip_between_boards()?.is_none() {
         return Ok(None);
     }
     let line = input.line;

@@ -131,8 +131,7 @@ pub(super) fn read_list<R: BufRead>(
                 }
             };
         }
-        input.skip_between_boards()?;
-        let Some(first) = input.peek()? else {
+        let Some(first) = input.skip_between_boards()? else {
             return Ok(None);
         };
         if closing(first).is_none() || (lists.values > 0 && input.line == lists.closed_on) {

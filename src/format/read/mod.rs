@@ -357,8 +357,7 @@ impl<R: BufRead> Boards<R> {
     /// where there is no board; the first line of numbers is read here,
     /// where it tells columns from a 0/1 matrix, and that board returned.
     fn detect(&mut self, index: u64) -> Result<Result<Layout, Option<Checked>>, ReadError> {
-        self.input.skip_between_boards()?;
-        Ok(Ok(match self.input.peek()? {
+        Ok(Ok(match self.input.skip_between_boards()? {
             None => return Ok(Err(None)),
             Some(b'[' | b'(') => Layout::Lists,
             Some(b'{') => Layout::Jsonl,

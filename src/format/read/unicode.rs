@@ -33,8 +33,7 @@ pub(super) fn read_unicode<R: BufRead>(
     index: u64,
     keep: &mut Keep,
 ) -> Result<Option<Checked>, ReadError> {
-    input.skip_between_boards()?;
-    if input.peek()?.is_none() {
+    if input.skip_between_boards()?.is_none() {
         return Ok(None);
     }
     let mut grid = Grid::new(index, input.line, Alphabet::Letters, keep);
