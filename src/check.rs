@@ -6,6 +6,10 @@
 //! reading order; the first queen that finds its bit taken is reported with
 //! the earlier queen on that line.
 //!
+//! A board whose rows are read square by square may also have a row
+//! without a queen: [`first_fault`] names whichever comes first in reading
+//! order, that row or the first conflict, as a [`Fault`].
+//!
 //! A solution may also be checked against a [`Problem`]'s constraints,
 //! its given queens and blocked squares: [`first_unmet`] names the first
 //! it fails, in reading order.
@@ -96,6 +100,39 @@ impl fmt::Display for Conflict {
     }
 }
 
+/// Why a board is not a solution: two queens that attack each other, or a
+/// row without a queen (a board of n rows holds n queens, one a row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Fault {
+    /// Two queens that attack each other (two in one row among them).
+    Conflict(Conflict),
+    /// A row without a queen, from 0.
+    EmptyRow(u32),
+}
+
+impl Fault {
+    /// The row where reading the board from the top finds the fault: the
+    /// later queen's of a conflict, or the empty row.
+    #[must_use]
+    pub const fn row(&self) -> u32 {
+        match self {
+            Self::Conflict(conflict) => conflict.second.row,
+            Self::EmptyRow(row) => *row,
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    /// The conflict's message, or `row 3 has no queen`, counted from 1.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Conflict(conflict) => conflict.fmt(f),
+            Self::EmptyRow(row) => write!(f, "row {} has no queen", u64::from(*row) + 1),
+        }
+    }
+}
+
 /// A bit per index, growing on demand (also the reader's record of the
 /// columns seen).
 #[derive(Clone, Debug, Default)]
@@ -131,6 +168,13 @@ impl Bits {
         Ok(self.test_and_set(i))
     }
 
+    /// Whether bit `i` is set.
+    pub(crate) fn test(&self, i: usize) -> bool {
+        self.0
+            .get(i / 64)
+            .is_some_and(|word| word & (1 << (i % 64)) != 0)
+    }
+
     /// Sets bit `i` and says whether it was set already.
     pub(crate) fn test_and_set(&mut self, i: usize) -> bool {
         let (word, bit) = (i / 64, 1u64 << (i % 64));
@@ -140,6 +184,50 @@ impl Bits {
         let was = self.0[word] & bit != 0;
         self.0[word] |= bit;
         was
+    }
+}
+
+/// The first fault of the `n`-board holding `queens`, given in reading
+/// order (row by row, any number in a row): the first conflict, or the
+/// first row without a queen where it comes before the conflict's later
+/// queen; `None` for a solution.
+///
+/// O(n), as [`first_conflict`], and `n` bits more for the rows.
+///
+/// # Panics
+/// When a queen lies off the `n`-board.
+///
+/// ```
+/// use queens::{Fault, Queen, first_fault};
+///
+/// // .Q.. / .... / Q... / ..Q. : row 2 is empty, and no two queens clash.
+/// let queens = [Queen { row: 0, col: 1 }, Queen { row: 2, col: 0 }, Queen { row: 3, col: 2 }];
+/// assert_eq!(first_fault(4, queens), Some(Fault::EmptyRow(1)));
+/// assert_eq!(first_fault(4, queens).unwrap().to_string(), "row 2 has no queen");
+/// ```
+pub fn first_fault<I>(n: u32, queens: I) -> Option<Fault>
+where
+    I: IntoIterator<Item = Queen>,
+    I::IntoIter: Clone,
+{
+    let queens = queens.into_iter();
+    debug_assert!(
+        queens
+            .clone()
+            .zip(queens.clone().skip(1))
+            .all(|(a, b)| a.row <= b.row),
+        "queens in reading order"
+    );
+    let mut rows = Bits::with_len(n as usize);
+    for q in queens.clone() {
+        assert!(q.row < n, "{q:?} is off the {n}-board");
+        rows.test_and_set(q.row as usize);
+    }
+    let empty = (0..n).find(|&r| !rows.test(r as usize));
+    match (first_conflict(n, queens), empty) {
+        (Some(conflict), Some(row)) if row < conflict.second.row => Some(Fault::EmptyRow(row)),
+        (Some(conflict), _) => Some(Fault::Conflict(conflict)),
+        (None, row) => row.map(Fault::EmptyRow),
     }
 }
 
@@ -355,6 +443,29 @@ mod tests {
         assert_eq!(
             row.to_string(),
             "queens at (row 1, col 1) and (row 1, col 3) share a row"
+        );
+    }
+
+    #[test]
+    fn an_empty_row_is_a_fault_where_it_comes_first() {
+        let q = |row, col| Queen { row, col };
+        // Row 1 empty, then rows 2 and 3 clash: the empty row comes first.
+        let board = [q(0, 1), q(2, 0), q(3, 1)];
+        assert_eq!(first_fault(4, board), Some(Fault::EmptyRow(1)));
+        // Rows 0 and 1 clash before the empty row 3.
+        let board = [q(0, 0), q(1, 1), q(2, 3)];
+        let fault = first_fault(4, board).unwrap();
+        assert_eq!(
+            (fault.row(), fault.to_string().contains("diagonal")),
+            (1, true)
+        );
+        // Two in a row is a conflict, the row it leaves empty comes after.
+        let board = [q(0, 1), q(0, 3), q(2, 0)];
+        assert!(matches!(first_fault(4, board), Some(Fault::Conflict(c)) if c.line == Line::Row));
+        assert_eq!(first_fault(4, [q(0, 1), q(1, 3), q(2, 0), q(3, 2)]), None);
+        assert_eq!(
+            first_fault(2, []).unwrap().to_string(),
+            "row 1 has no queen"
         );
     }
 

@@ -191,7 +191,7 @@ pub enum Error {
     )]
     UnknownAlgorithm(String),
     /// A name that is not one of the board formats.
-    #[error("unknown format '{0}': expected board, spaced, leetcode, columns or jsonl")]
+    #[error("unknown format '{0}': expected board, spaced, leetcode, columns, jsonl or unicode")]
     UnknownFormat(String),
     /// Not `sha256:` and 64 hex digits.
     #[error("'{0}' is not a plan hash: a plan hash is 'sha256:' and 64 hex digits")]

@@ -38,7 +38,8 @@
 //!
 //! To see the boards rather than count them, [`Solutions`] streams every
 //! solution in lexicographic order, [`BoardWriter`] writes boards in the
-//! five text [`Format`]s and [`Boards`] reads them back, [`Construction`]
+//! six text [`Format`]s and [`Boards`] reads them back (and what learners
+//! write), [`write_svg`] draws them as pictures, [`Construction`]
 //! builds one solution for any n by formula, and [`first_conflict`]
 //! verifies them in O(n). [`count_with`] counts with each classic
 //! [`Algorithm`], from brute force to the bitmask engine.
@@ -87,12 +88,14 @@ mod problem;
 mod run;
 pub mod shard;
 mod solutions;
+mod svg;
 mod symmetry;
 mod unique;
 
 pub use bench::code_paths;
 pub use check::{
-    Conflict, Line, Queen, Unmet, first_conflict, first_conflict_in_columns, first_unmet,
+    Conflict, Fault, Line, Queen, Unmet, first_conflict, first_conflict_in_columns, first_fault,
+    first_unmet,
 };
 pub use construct::Construction;
 pub use count::{
@@ -111,6 +114,7 @@ pub use ladder::{Algorithm, count_with};
 pub use problem::{Problem, Square};
 pub use run::Run;
 pub use solutions::{Solutions, solve_n_queens};
+pub use svg::{SvgBoard, write_svg};
 pub use symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};
 pub use unique::{
     Classes, Unique, count_half_turn_symmetric, count_quarter_turn_symmetric, unique,

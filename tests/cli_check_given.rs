@@ -179,7 +179,7 @@ fn json_names_the_constraint_a_board_fails() {
     let plain = stdout(&queens_with_input(&["check", "--json"], "2 4 1 3\n").success());
     assert_eq!(
         plain,
-        "{\"board\":1,\"line\":1,\"n\":4,\"ok\":true,\"conflict\":null,\"unmet\":null}\n"
+        "{\"board\":1,\"line\":1,\"n\":4,\"ok\":true,\"conflict\":null,\"empty_row\":null,\"unmet\":null}\n"
     );
     // A queen on a blocked square.
     let blocked =

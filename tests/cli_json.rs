@@ -379,6 +379,12 @@ fn cases(dir: &Path) -> Vec<Case> {
             ..case("check", &["check", "--json"])
         },
         Case {
+            // A row without a queen: `empty_row` an integer.
+            stdin: ".Q..\n....\nQ...\n..Q.\n",
+            code: 1,
+            ..case("check", &["check", "--json"])
+        },
+        Case {
             stdin: BOARDS,
             code: 1,
             ..case("check", &["check", "--given", "1:2", "--json"])

@@ -115,7 +115,7 @@ fn bad_input_gets_one_line_and_exit_2() {
         );
     }
     rejects(&["one", "lots"], &["'lots' is not a board size"]);
-    for format in ["board", "spaced", "leetcode"] {
+    for format in ["board", "spaced", "leetcode", "unicode", "svg"] {
         rejects(
             &["one", "1001", "--format", format],
             &[
@@ -126,7 +126,7 @@ fn bad_input_gets_one_line_and_exit_2() {
         );
     }
     rejects(
-        &["one", "8", "--format", "svg"],
-        &["invalid value 'svg' for '--format <FORMAT>'"],
+        &["one", "8", "--format", "png"],
+        &["invalid value 'png' for '--format <FORMAT>'"],
     );
 }

@@ -340,3 +340,44 @@ fn the_normaliser_keeps_counts_and_drops_timings() {
         normalise(r#"{"n":4,"solutions":2,"extra":1}"#, dir)
     );
 }
+
+/// The pictures the guide shows are what `docs/images/make.sh` draws with
+/// this build, each of them: a change to how boards are drawn comes with
+/// the pictures drawn again. See: issue 37.
+#[test]
+fn the_pictures_are_what_make_sh_draws() {
+    let images = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/images");
+    let dir = tempfile::tempdir().unwrap();
+    let status = Command::new("bash")
+        .arg(images.join("make.sh"))
+        .arg(dir.path())
+        .env("QUEENS", assert_cmd::cargo::cargo_bin!("queens"))
+        .env("RAYON_NUM_THREADS", "2")
+        .status()
+        .expect("bash runs");
+    assert!(status.success(), "make.sh: {status}");
+    let svgs = |folder: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.ends_with(".svg"))
+            .collect();
+        names.sort();
+        names
+    };
+    let drawn = svgs(dir.path());
+    assert_eq!(
+        drawn,
+        svgs(&images),
+        "the pictures make.sh draws and docs/images's"
+    );
+    assert!(drawn.len() >= 4, "{drawn:?}");
+    for name in drawn {
+        let want = std::fs::read_to_string(dir.path().join(&name)).unwrap();
+        let committed = std::fs::read_to_string(images.join(&name)).unwrap();
+        assert!(
+            committed == want,
+            "docs/images/{name} is not what this build draws: run bash docs/images/make.sh"
+        );
+    }
+}

@@ -6,7 +6,7 @@
 # every name is (InputError names the accepted ones).
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Final, Generic, Literal, Optional, SupportsIndex, TypeVar, Union, final, overload
+from typing import Any, Final, Generic, Literal, Optional, Protocol, SupportsIndex, TypeVar, Union, final, overload
 
 __all__ = [
     "count",
@@ -21,6 +21,7 @@ __all__ = [
     "UniqueCount",
     "Solutions",
     "Conflict",
+    "EmptyRow",
     "Plan",
     "Problem",
     "Unit",
@@ -30,6 +31,7 @@ __all__ = [
     "DISTRIBUTION",
     "__version__",
     "_conflict",
+    "_empty_row",
     "_main",
     "_plan",
     "_unique_count",
@@ -310,7 +312,24 @@ class Conflict:
     @property
     def line(self) -> Literal["row", "column", "diagonal", "anti-diagonal"]: ...
 
-def check(board: Union[str, Sequence[int], Sequence[str]]) -> Optional[Conflict]: ...
+@final
+class EmptyRow:
+    __match_args__: Final = ("row",)
+    def _asdict(self) -> dict[str, Any]: ...
+    def __hash__(self) -> int: ...
+    @property
+    def row(self) -> int: ...
+
+class _ToList(Protocol):
+    def tolist(self) -> Any: ...
+
+# Columns never leave a row empty; the other forms may.
+@overload
+def check(board: Sequence[int]) -> Optional[Conflict]: ...
+@overload
+def check(
+    board: Union[str, bytes, Sequence[str], Sequence[Sequence[int]], _ToList],
+) -> Union[Conflict, EmptyRow, None]: ...
 def known_total(n: int) -> Optional[int]: ...
 def known_unique(n: int) -> Optional[int]: ...
 
@@ -319,6 +338,7 @@ def _unique_count(
     total: int, unique: int, half_turn: int, quarter_turn: int, orbits: Sequence[int]
 ) -> UniqueCount: ...
 def _conflict(first: tuple[int, int], second: tuple[int, int], line: str, message: str) -> Conflict: ...
+def _empty_row(row: int) -> EmptyRow: ...
 def _unit(id: int, descriptor: str, cost: int, weight: int, n: int, engine: str, plan: str) -> Unit: ...
 def _plan(n: int, engine: str, split_depth: Optional[int], hash: str) -> Plan: ...
 

@@ -1,5 +1,6 @@
 //! The boards: `solutions` (a lazy iterator) and `check` (one board, in
-//! any form); `one` is in `construction.rs`.
+//! any form: columns, row strings, a 0/1 matrix, a numpy array, text);
+//! `one` is in `construction.rs`.
 //!
 //! A board is the tuple of its queens' columns, row by row, counted from 0,
 //! the form `solutions` yields and `check` takes back. `format="leetcode"`
@@ -200,17 +201,92 @@ impl From<queens::Conflict> for Conflict {
     }
 }
 
-/// ``None`` when ``board`` is a solution, else the first two queens that
-/// attack each other, as a ``Conflict``.
+/// A row without a queen, as ``check`` reports it.
+///
+/// ``row`` counts from 0, as boards do; ``str()`` gives the command line's
+/// message, which counts from 1.
+#[pyclass(module = "queens", frozen, eq, hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct EmptyRow {
+    /// The row, from 0.
+    #[pyo3(get)]
+    row: u32,
+}
+
+#[pymethods]
+impl EmptyRow {
+    #[classattr]
+    fn __match_args__() -> (&'static str,) {
+        ("row",)
+    }
+
+    /// The fields as a dict.
+    fn _asdict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        dict.set_item("row", self.row)?;
+        Ok(dict)
+    }
+
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let rebuild = py.import("queens._queens")?.getattr("_empty_row")?;
+        Ok((rebuild, (self.row,).into_pyobject(py)?))
+    }
+
+    fn __str__(&self) -> String {
+        queens::Fault::EmptyRow(self.row).to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("EmptyRow(row={})", self.row)
+    }
+}
+
+/// An empty row rebuilt from its pickle (what ``EmptyRow.__reduce__``
+/// names).
+#[pyfunction]
+pub fn _empty_row(row: u32) -> EmptyRow {
+    EmptyRow { row }
+}
+
+/// What ``check`` says of a board that is no solution.
+#[derive(IntoPyObject)]
+pub enum Fault {
+    Conflict(Conflict),
+    EmptyRow(EmptyRow),
+}
+
+impl From<queens::Fault> for Fault {
+    fn from(fault: queens::Fault) -> Self {
+        match fault {
+            queens::Fault::Conflict(c) => Self::Conflict(c.into()),
+            queens::Fault::EmptyRow(row) => Self::EmptyRow(EmptyRow { row }),
+            // A kind of fault added to the library and not here.
+            other => Self::EmptyRow(EmptyRow { row: other.row() }),
+        }
+    }
+}
+
+/// ``None`` when ``board`` is a solution, else what makes it none: the
+/// first two queens that attack each other (a ``Conflict``), or a row
+/// without a queen (an ``EmptyRow``), whichever comes first from the top.
 ///
 /// ``board`` is one board, in any of these forms:
 ///
 /// - a sequence of ints: each row's queen column, from 0 (as
 ///   ``solutions`` yields them);
-/// - a sequence of row strings of ``Q`` and ``.`` (LeetCode's form);
-/// - a string (or bytes) holding one board in any format ``queens list`` writes:
-///   rows of ``Q`` and ``.`` (spaced or not), a line of columns from 1,
-///   a JSON line, or LeetCode's JSON array.
+/// - a sequence of row strings of ``Q`` and ``.`` (LeetCode's form; ``q``,
+///   ``_`` and ``-`` too);
+/// - a 0/1 matrix: a sequence of rows, each a sequence of 0 (or
+///   ``False``) and 1 (or ``True``), such as a list of lists;
+/// - anything with a ``tolist()`` method (a numpy array: a 1-D array of
+///   columns or a 2-D 0/1 matrix), taken as what ``tolist()`` gives;
+/// - a string (or bytes) holding one board in any format ``queens check``
+///   reads: rows of ``Q`` and ``.`` (spaced or not), a line of columns
+///   (from 1, or from 0 where it holds a 0), a JSON line, LeetCode's or
+///   Python's printed lists, a 0/1 matrix, a box-drawn board.
 ///
 /// Raises ``BoardFormatError`` (a ``ValueError``) for anything else,
 /// including a string with more than one board.
@@ -219,8 +295,10 @@ impl From<queens::Conflict> for Conflict {
 /// True
 /// >>> queens.check([0, 1, 2, 3])
 /// Conflict(first=(0, 0), second=(1, 1), line='diagonal')
+/// >>> queens.check([[0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0]])
+/// EmptyRow(row=1)
 #[pyfunction]
-pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
+pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Fault>> {
     if board.is_instance_of::<PyString>() {
         return check_text(board.extract::<String>()?.as_bytes());
     }
@@ -240,12 +318,23 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
         let conflict = board
             .py()
             .detach(|| queens::first_conflict_in_columns(&cols));
-        return Ok(conflict.map(Conflict::from));
+        return Ok(conflict.map(|c| Fault::Conflict(c.into())));
     }
+    // numpy's arrays (and array.array, pandas' Series...): their Python
+    // values, so that a matrix's row is a list, never shown as a column.
+    let listed;
+    let board = match tolist(board)? {
+        Some(list) => {
+            listed = list;
+            &listed
+        }
+        None => board,
+    };
     let Ok(items) = board.try_iter() else {
         let kind = board.get_type().name()?;
         return Err(PyTypeError::new_err(format!(
-            "a board is a sequence of columns, of row strings, or a string, not {kind}"
+            "a board is a sequence of columns, of row strings or of rows of 0s and 1s, or a \
+             string, not {kind}"
         )));
     };
     let items: Vec<Bound<'_, PyAny>> = items.collect::<PyResult<_>>()?;
@@ -262,7 +351,7 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
                     "row {row} is not a string like the rows before it"
                 ))
             })?;
-            if !line.starts_with(['Q', '.']) {
+            if !line.starts_with(['Q', 'q', '.', '_', '-']) {
                 return Err(BoardFormatError::new_err(format!(
                     "row {row} is {line:?}: a row is a string of 'Q' and '.'"
                 )));
@@ -272,6 +361,9 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
         }
         return check_text(text.as_bytes());
     }
+    if is_row(&items[0])? {
+        return check_matrix(&items);
+    }
     let n = items.len();
     if n > MAX_READ_N as usize {
         return Err(BoardFormatError::new_err(format!(
@@ -280,6 +372,13 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
     }
     let mut cols = Vec::with_capacity(n);
     for (row, item) in items.iter().enumerate() {
+        if is_row(item)? {
+            return Err(BoardFormatError::new_err(format!(
+                "row {row} is of type {}, not a column number like row 0: a board is a \
+                 sequence of columns, or of rows of 0s and 1s",
+                item.get_type().name()?
+            )));
+        }
         let col = (!item.is_instance_of::<PyBool>())
             .then(|| item.extract::<i64>().ok())
             .flatten()
@@ -294,11 +393,82 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Conflict>> {
             })?;
         cols.push(col);
     }
-    Ok(queens::first_conflict_in_columns(&cols).map(Conflict::from))
+    Ok(queens::first_conflict_in_columns(&cols).map(|c| Fault::Conflict(c.into())))
+}
+
+/// What `board.tolist()` gives, where `board` has such a method.
+fn tolist<'py>(board: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    match board.getattr_opt("tolist")? {
+        Some(method) if method.is_callable() => Ok(Some(method.call0()?)),
+        _ => Ok(None),
+    }
+}
+
+/// Whether `item` is a row of squares rather than a column number: a
+/// sized sequence that is not a string (a list, a tuple, a 1-D array; not
+/// numpy's scalars, which have `tolist` too).
+fn is_row(item: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if item.is_instance_of::<PyString>() || item.is_instance_of::<PyBytes>() {
+        return Ok(false);
+    }
+    Ok(item.hasattr("__len__")? && item.hasattr("__getitem__")?)
+}
+
+/// A 0/1 matrix: `rows`, each a sequence of 0s and 1s (bools too).
+fn check_matrix(rows: &[Bound<'_, PyAny>]) -> PyResult<Option<Fault>> {
+    let n = rows.len();
+    if n > MAX_READ_N as usize {
+        return Err(BoardFormatError::new_err(format!(
+            "a board of {n} rows is too large: at most {MAX_READ_N}"
+        )));
+    }
+    let mut queens = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        let listed = tolist(row)?;
+        let row = listed.as_ref().unwrap_or(row);
+        let squares = row
+            .try_iter()
+            .map_err(|_| {
+                BoardFormatError::new_err(format!(
+                    "row {r} is of type {}, not a row of squares like row 0: a 0/1 matrix is \
+                     a sequence of rows of 0s and 1s",
+                    row.get_type()
+                        .name()
+                        .map_or_else(|_| "?".into(), |n| n.to_string())
+                ))
+            })?
+            .collect::<PyResult<Vec<_>>>()?;
+        if squares.len() != n {
+            return Err(BoardFormatError::new_err(format!(
+                "row {r} has {} squares, but the matrix has {n} rows: a board is square",
+                squares.len()
+            )));
+        }
+        for (c, square) in squares.iter().enumerate() {
+            let queen = match square.extract::<i64>() {
+                Ok(1) => true,
+                Ok(0) => false,
+                _ => {
+                    return Err(BoardFormatError::new_err(format!(
+                        "row {r}, column {c} holds {}: a 0/1 matrix holds 0 (an empty square) \
+                         and 1 (a queen)",
+                        square.repr()?
+                    )));
+                }
+            };
+            if queen {
+                queens.push(queens::Queen {
+                    row: r as u32,
+                    col: c as u32,
+                });
+            }
+        }
+    }
+    Ok(queens::first_fault(n as u32, queens).map(Fault::from))
 }
 
 /// The one board of `text`, checked.
-fn check_text(text: &[u8]) -> PyResult<Option<Conflict>> {
+fn check_text(text: &[u8]) -> PyResult<Option<Fault>> {
     let refuse = |err: ReadError| BoardFormatError::new_err(err.to_string());
     let mut boards = queens::Boards::new(text);
     let first = boards
@@ -306,7 +476,7 @@ fn check_text(text: &[u8]) -> PyResult<Option<Conflict>> {
         .ok_or_else(|| refuse(ReadError::Empty))?
         .map_err(refuse)?;
     match boards.next() {
-        None => Ok(first.conflict.map(Conflict::from)),
+        None => Ok(first.fault().map(Fault::from)),
         Some(Err(err)) => Err(refuse(err)),
         Some(Ok(second)) => Err(BoardFormatError::new_err(format!(
             "the text holds more than one board (another starts on line {}): check takes one; \

@@ -327,12 +327,14 @@ fn _queens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(known_unique, m)?)?;
     m.add_function(wrap_pyfunction!(_unique_count, m)?)?;
     m.add_function(wrap_pyfunction!(boards::_conflict, m)?)?;
+    m.add_function(wrap_pyfunction!(boards::_empty_row, m)?)?;
     m.add_function(wrap_pyfunction!(plan::_unit, m)?)?;
     m.add_function(wrap_pyfunction!(plan::_plan, m)?)?;
     m.add_function(wrap_pyfunction!(command::_main, m)?)?;
     m.add_class::<UniqueCount>()?;
     m.add_class::<boards::Solutions>()?;
     m.add_class::<boards::Conflict>()?;
+    m.add_class::<boards::EmptyRow>()?;
     m.add_class::<construction::Construction>()?;
     m.add_class::<plan::Plan>()?;
     m.add_class::<plan::Unit>()?;

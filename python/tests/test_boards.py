@@ -97,6 +97,92 @@ def test_check_refuses_what_is_not_one_board(board, words):
     assert isinstance(caught.value, ValueError)
 
 
+def test_check_reads_what_learners_write():
+    # See: issue 37. Each as the command line reads it.
+    for text in [
+        "[['.Q..', '...Q', 'Q...', '..Q.']]",
+        "['.Q..', '...Q', 'Q...', '..Q.']",
+        "2,4,1,3",
+        "[1, 3, 0, 2]",
+        "1 3 0 2",
+        "0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n",
+        "[[0, 1, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0], [0, 0, 1, 0]]",
+        "# a comment\n_Q__\n---q\nQ...\n..Q.\n",
+    ]:
+        assert queens.check(text) is None, text
+    assert queens.check(["_Q__", "---q", "Q...", "..Q."]) is None
+
+
+MATRIX = [[0, 1, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0], [0, 0, 1, 0]]
+
+
+class ToList:
+    """What numpy's arrays have that check reads: tolist()."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def tolist(self):
+        return self.value
+
+    def __len__(self):
+        return len(self.value)
+
+    def __getitem__(self, i):
+        return ToList(self.value[i]) if isinstance(self.value[i], list) else self.value[i]
+
+
+def test_check_reads_a_0_1_matrix():
+    assert queens.check(MATRIX) is None
+    assert queens.check(tuple(tuple(row) for row in MATRIX)) is None
+    assert queens.check([[bool(s) for s in row] for row in MATRIX]) is None
+    assert queens.check(ToList(MATRIX)) is None
+    assert queens.check([ToList(row) for row in MATRIX]) is None
+    assert queens.check(ToList([1, 3, 0, 2])) is None
+    clash = queens.check([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]])
+    assert clash == queens.check([0, 1, 3, 2])
+
+
+def test_a_row_without_a_queen_is_no_solution():
+    empty = queens.check([[0, 1, 0, 0], [0, 0, 0, 0], [1, 0, 0, 0], [0, 0, 1, 0]])
+    assert isinstance(empty, queens.EmptyRow)
+    assert empty.row == 1 and str(empty) == "row 2 has no queen" and repr(empty) == "EmptyRow(row=1)"
+    assert queens.check(".Q..\n....\nQ...\n..Q.\n") == empty
+    assert queens.check([".Q..", "....", "Q...", "..Q."]) == empty
+    # Two queens in a row: a conflict, in that row.
+    two = queens.check(["QQ..", "...Q", "....", "..Q."])
+    assert isinstance(two, queens.Conflict) and two.line == "row"
+
+
+def test_a_numpy_matrix_is_checked_as_a_matrix():
+    numpy = pytest.importorskip("numpy")
+    assert queens.check(numpy.array(MATRIX)) is None
+    assert queens.check(numpy.array(MATRIX, dtype=bool)) is None
+    assert queens.check(numpy.array([1, 3, 0, 2])) is None
+    assert queens.check(list(numpy.array([1, 3, 0, 2]))) is None
+    assert queens.check(numpy.eye(4, dtype=int)).line == "diagonal"
+    empty = queens.check(numpy.zeros((4, 4), dtype=int))
+    assert isinstance(empty, queens.EmptyRow) and empty.row == 0
+    with pytest.raises(queens.BoardFormatError, match=r"row 0, column 1 holds 2") as caught:
+        queens.check(numpy.array([[0, 2], [1, 0]]))
+    assert "[" not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "board, words",
+    [
+        ([[0, 1], [1, 0, 0]], "row 1 has 3 squares, but the matrix has 2 rows"),
+        ([[0, 1], [1, 5]], "row 1, column 1 holds 5: a 0/1 matrix holds 0"),
+        ([[0, 1], 3], "row 1 is of type int, not a row of squares like row 0"),
+        ([0, [1, 0]], "row 1 is of type list, not a column number like row 0"),
+    ],
+)
+def test_a_board_of_mixed_rows_is_refused_without_printing_a_row_as_a_column(board, words):
+    with pytest.raises(queens.BoardFormatError, match=words) as caught:
+        queens.check(board)
+    assert "[1" not in str(caught.value)
+
+
 def test_check_refuses_what_is_no_board_at_all():
     with pytest.raises(TypeError, match="not int"):
         queens.check(5)

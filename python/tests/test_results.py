@@ -12,6 +12,7 @@ import queens
 RESULTS = {
     "UniqueCount": lambda: queens.count(10, unique=True),
     "Conflict": lambda: queens.check([0, 2, 4, 1, 3, 3]),
+    "EmptyRow": lambda: queens.check(".Q..\n....\nQ...\n..Q.\n"),
     "Unit": lambda: queens.plan(12)[7],
     "Plan": lambda: queens.plan(12, engine="mirror"),
     "Construction": lambda: queens.one(100),
@@ -37,10 +38,11 @@ def test_every_result_pickles_to_an_equal_value(make, protocol):
     [
         (RESULTS["UniqueCount"], ["total", "unique", "half_turn", "quarter_turn", "classes"]),
         (RESULTS["Conflict"], ["first", "second", "line"]),
+        (RESULTS["EmptyRow"], ["row"]),
         (RESULTS["Unit"], ["id", "descriptor", "cost", "weight", "n", "engine", "plan"]),
         (RESULTS["Plan"], ["n", "engine", "split_depth", "hash", "total_cost"]),
     ],
-    ids=["UniqueCount", "Conflict", "Unit", "Plan"],
+    ids=["UniqueCount", "Conflict", "EmptyRow", "Unit", "Plan"],
 )
 def test_asdict_gives_the_fields(make, fields):
     value = make()
@@ -60,6 +62,11 @@ match queens.count(12, unique=True):
 match queens.check([0, 1]):
     case queens.Conflict(first, second, line="diagonal"):
         assert (first, second) == ((0, 0), (1, 1))
+    case _:
+        raise AssertionError("no match")
+match queens.check([[1, 0], [0, 0]]):
+    case queens.EmptyRow(row):
+        assert row == 1
     case _:
         raise AssertionError("no match")
 match queens.plan(10, engine="mirror")[3]:

@@ -17,6 +17,13 @@ def main() -> None:
     conflict = queens.check([1, 3, 0, 2])
     if conflict is not None:
         square: tuple[int, int] = conflict.first
+    # Drawn boards may leave a row empty. See: issue 37.
+    matrix = queens.check([[0, 1], [1, 0]])
+    if isinstance(matrix, queens.EmptyRow):
+        empty: int = matrix.row
+    elif matrix is not None:
+        line: str = matrix.line
+    said: "queens.Conflict | queens.EmptyRow | None" = queens.check("1 3 0 2")
     plan = queens.plan(8)
     parts: dict[int, int] = queens.count_units(8, [plan[0], 1], progress=lambda done, all, found: None)
     known: "int | None" = queens.known_total(8)

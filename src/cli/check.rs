@@ -1,8 +1,14 @@
-//! `queens check [FILE]`: reads boards and says, for each, `ok` or the
-//! first two queens that attack each other.
+//! `queens check [FILE]`: reads boards and says, for each, `ok` or what
+//! makes it no solution: the first two queens that attack each other, or a
+//! row without a queen, whichever comes first from the top.
 //!
 //! `--json` writes one object per board instead (JSON lines); `-q` writes
 //! nothing, the exit code being the verdict.
+//!
+//! `--svg FILE` draws the boards checked, each with what makes it no
+//! solution marked, on one sheet ([`queens::write_svg`]): the first
+//! [`SHEET_MAX`] boards of at most [`MAX_DRAWN`] rows, written when the
+//! checking ends (malformed input too, with the boards before it).
 //!
 //! With `--given`, `--blocked` or `--board`, a solution must also be a
 //! completion of that problem: a board that lacks a given queen or has one
@@ -23,9 +29,12 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use queens::{Boards, Checked, Conflict, Line, ReadError, Square, Unmet};
+use queens::{Boards, Checked, Conflict, Line, ReadError, Square, SvgBoard, Unmet};
 use serde::Serialize;
 
+use super::files::{Input, Output};
+use super::one::MAX_DRAWN;
+use super::picture::SHEET_MAX;
 use super::problem::{Against, ProblemArgs, Refusal};
 
 /// Bytes read from the input at a time.
@@ -35,20 +44,35 @@ const INPUT_BUFFER: usize = 1 << 16;
 #[command(
     after_help = "Rows and columns in messages count from 1, top left, as in the columns \
                         format: 'board 3: queens at (row 2, col 5) and (row 6, col 1) share a \
-                        diagonal'.\n\nThe format is detected from the first character: 'Q' or \
-                        '.' board rows (spaced or not), a digit for columns, '{' for JSON lines, \
-                        '[' for LeetCode's array."
+                        diagonal'.\n\nThe format is detected from the first character: board \
+                        rows ('Q' or 'q' a queen, '.', '_' or '-' an empty square, spaced or \
+                        not), a digit for a line of columns (spaces or commas between them) or \
+                        a 0/1 matrix, '{' for JSON lines, '[' or '(' for LeetCode's or \
+                        Python's lists, '┌' for a box-drawn board (--format unicode). Lines \
+                        that start with '#' are comments."
 )]
 pub struct CheckArgs {
-    /// File of boards, in any format `queens list` writes [default: standard
+    /// File of boards, in any format `queens list` writes or a learner
+    /// would (see below) [default: standard
     /// input; '-' also means standard input].
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 
     /// Print one JSON object per board (JSON lines): board, line, n, ok,
-    /// conflict, unmet.
+    /// conflict, empty_row, unmet.
     #[arg(long)]
     json: bool,
+
+    /// Count every board's column numbers from 0 (without it, a board of
+    /// column numbers counts from 1 unless it holds a 0).
+    #[arg(long)]
+    zero_based: bool,
+
+    /// Draw the boards checked into FILE, an SVG picture: each board's
+    /// queens, and what makes it no solution marked (the first 100 boards,
+    /// of up to 1000 rows).
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
 
     /// Print nothing: the exit code says whether every board is a
     /// solution (input that is not boards is still said on stderr).
@@ -70,8 +94,12 @@ struct BoardRecord {
     n: u32,
     /// Whether it is a solution (of the problem, with constraints).
     ok: bool,
-    /// The first two queens that attack each other; null for a solution.
+    /// The first two queens that attack each other; null for a solution,
+    /// and where a row without a queen comes first.
     conflict: Option<ConflictRecord>,
+    /// The first row without a queen, from 1, where it comes before any
+    /// conflict; null otherwise.
+    empty_row: Option<u64>,
     /// The first constraint it fails; null where it meets them all, where
     /// it is no solution, or without constraints.
     unmet: Option<UnmetRecord>,
@@ -141,7 +169,7 @@ impl BoardRecord {
             board: checked.index,
             line: checked.line,
             n: checked.n,
-            ok: checked.conflict.is_none() && failed.is_none(),
+            ok: checked.is_solution() && failed.is_none(),
             conflict: checked.conflict.map(|c: Conflict| ConflictRecord {
                 first: at(c.first),
                 second: at(c.second),
@@ -154,6 +182,7 @@ impl BoardRecord {
                     _ => "line",
                 },
             }),
+            empty_row: checked.empty_row.map(|row| u64::from(row) + 1),
             unmet: failed.map(Failed::record),
         }
     }
@@ -180,16 +209,34 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let mut against = args.problem.against()?;
+    let mut drawing = match &args.svg {
+        Some(path) => {
+            let inputs: Vec<Input<'_>> = (args.file.iter())
+                .map(|path| Input {
+                    role: "the file of boards",
+                    path,
+                })
+                .collect();
+            Some(Drawing::new(Output::new(path, "--svg", &inputs)?))
+        }
+        None => None,
+    };
     let mut out = super::stdout();
     let mut invalid = 0u64;
     // See: issue 32 (a board of 10^9 rows aborted under `ulimit -v 2000000`).
-    let boards = Boards::new(input).with_memory_limit(super::memory::available()?);
-    for board in boards {
+    let mut boards = Boards::new(input)
+        .with_memory_limit(super::memory::available()?)
+        .zero_based(args.zero_based)
+        .keeping_queens(if drawing.is_some() { MAX_DRAWN } else { 0 });
+    while let Some(board) = boards.next() {
         match board {
             Ok(checked) => {
                 let failed = against.as_mut().and_then(|a| judge(a, &checked));
-                invalid += u64::from(checked.conflict.is_some() || failed.is_some());
-                match (checked.conflict, &failed) {
+                invalid += u64::from(!checked.is_solution() || failed.is_some());
+                if let Some(drawing) = &mut drawing {
+                    drawing.add(&checked, boards.queens(), failed.as_ref())?;
+                }
+                match (checked.fault(), &failed) {
                     _ if args.json => {
                         let record = BoardRecord::new(&checked, failed.as_ref());
                         serde_json::to_writer(&mut out, &record)?;
@@ -199,7 +246,7 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                     (_, Some(Failed::Size(refusal))) => {
                         writeln!(out, "board {}: {}", checked.index, refusal.message)?;
                     }
-                    (Some(conflict), _) => writeln!(out, "board {}: {conflict}", checked.index)?,
+                    (Some(fault), _) => writeln!(out, "board {}: {fault}", checked.index)?,
                     (None, Some(Failed::Unmet(unmet))) => {
                         writeln!(out, "board {}: {unmet}", checked.index)?;
                     }
@@ -209,9 +256,12 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             // See: issue 20 (`queens list 3 --format leetcode | queens check`).
             Err(ReadError::Empty) => {
                 if !args.quiet {
+                    let unwritten = (args.svg.as_ref())
+                        .map(|path| format!("; {} is not written", path.display()))
+                        .unwrap_or_default();
                     eprintln!(
                         "queens: 0 boards checked: the input holds none (as `queens list` writes \
-                         for a board size without solutions)"
+                         for a board size without solutions){unwritten}"
                     );
                 }
             }
@@ -222,14 +272,89 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
                     .map(|n| format!("{n}: "))
                     .unwrap_or_default();
                 eprintln!("queens: {place}{err}");
+                if let Some(drawing) = drawing {
+                    drawing.finish(args.quiet)?;
+                }
                 return Ok(ExitCode::from(super::EXIT_USAGE));
             }
         }
     }
     out.flush()?;
+    if let Some(drawing) = drawing {
+        drawing.finish(args.quiet)?;
+    }
     Ok(if invalid > 0 {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The boards `--svg` draws, as they are checked.
+struct Drawing {
+    output: Output,
+    boards: Vec<SvgBoard>,
+    /// Boards checked and not drawn: past the sheet's boards, or too large.
+    left_out: u64,
+}
+
+impl Drawing {
+    fn new(output: Output) -> Self {
+        Self {
+            output,
+            boards: Vec::new(),
+            left_out: 0,
+        }
+    }
+
+    /// `checked`, whose `queens` the reader kept, captioned with its
+    /// verdict, where the sheet has room.
+    fn add(
+        &mut self,
+        checked: &Checked,
+        queens: Option<&[queens::Queen]>,
+        failed: Option<&Failed>,
+    ) -> anyhow::Result<()> {
+        let Some(queens) = queens.filter(|_| (self.boards.len() as u64) < SHEET_MAX) else {
+            self.left_out += 1;
+            return Ok(());
+        };
+        let verdict = match (checked.fault(), failed) {
+            (_, Some(Failed::Size(refusal))) => refusal.message.clone(),
+            (Some(fault), _) => fault.to_string(),
+            (None, Some(Failed::Unmet(unmet))) => unmet.to_string(),
+            (None, None) => "ok".to_owned(),
+        };
+        let board = SvgBoard::new(checked.n, queens.to_vec())?
+            .with_fault(checked.fault())
+            .with_caption([format!("board {}", checked.index), verdict]);
+        self.boards.push(board);
+        Ok(())
+    }
+
+    /// Writes the picture, and says on stderr what it leaves out.
+    fn finish(self, quiet: bool) -> anyhow::Result<()> {
+        let shown = self.output.path().display();
+        if self.boards.is_empty() {
+            // Without boards at all, the line that says so says this too.
+            if self.left_out > 0 && !quiet {
+                eprintln!(
+                    "queens: {shown} is not written: no board of at most {MAX_DRAWN} rows to draw"
+                );
+            }
+            return Ok(());
+        }
+        let mut svg = Vec::new();
+        queens::write_svg(&mut svg, &self.boards)?;
+        self.output.write(&svg)?;
+        if self.left_out > 0 && !quiet {
+            eprintln!(
+                "queens: {shown} shows {} boards; {} more checked are not drawn (a sheet holds \
+                 the first {SHEET_MAX}, each of at most {MAX_DRAWN} rows)",
+                self.boards.len(),
+                self.left_out
+            );
+        }
+        Ok(())
+    }
 }

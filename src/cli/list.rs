@@ -12,6 +12,10 @@
 //! `T * (BLOCKS_AHEAD + 1)` blocks whatever n is: nothing collects the
 //! boards. When the reader goes away (`| head`) or `--limit` is reached, the
 //! writer drops the channels and the workers stop at their next send.
+//!
+//! `--format svg` is a picture, written whole: its boards are collected, at
+//! most [`SHEET_MAX`] of them, and a listing of more is refused in one line
+//! that names `--limit` ([`super::picture`]).
 
 use std::io::Write;
 use std::num::NonZeroUsize;
@@ -21,6 +25,9 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use queens::MAX_N;
 use queens::Renderer;
 use queens::{Format, Solutions};
+
+use super::UsageError;
+use super::picture::{Look, SHEET_MAX, write_sheet};
 
 /// Bytes of rendered boards per message from a worker to the writer.
 const BLOCK_BYTES: usize = 1 << 16;
@@ -35,9 +42,9 @@ pub struct ListArgs {
           value_parser = |s: &str| super::args::parse_board_size(s, MAX_N))]
     n: u32,
 
-    /// How to write each board.
-    #[arg(short, long, value_enum, default_value_t = Format::Board)]
-    format: Format,
+    /// How to write each board (svg: all on one sheet, at most 100).
+    #[arg(short, long, value_enum, default_value_t = Look::Text(Format::Board))]
+    format: Look,
 
     /// Write each board as one JSON object, `{"n":N,"cols":[...]}`: the
     /// same as --format jsonl.
@@ -83,14 +90,28 @@ enum Message {
 
 pub fn run(args: &ListArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
-    let format = if args.json {
-        Format::Jsonl
+    let look = if args.json {
+        Look::Text(Format::Jsonl)
     } else {
         args.format
     };
-    if let Some(problem) = args.problem.problem(n)? {
-        return list_completions(args, &problem, format);
+    if let Some(limit) = args.limit.filter(|&k| look == Look::Svg && k > SHEET_MAX) {
+        return Err(UsageError(format!(
+            "--format svg draws at most {SHEET_MAX} boards on one sheet: --limit {limit} asks \
+             for more"
+        ))
+        .into());
     }
+    if let Some(problem) = args.problem.problem(n)? {
+        return list_completions(args, &problem, look);
+    }
+    let Look::Text(format) = look else {
+        let boards = Solutions::new(n)?;
+        let boards = if args.unique { boards.unique() } else { boards };
+        let take = args.limit.unwrap_or(SHEET_MAX + 1);
+        let drawn: Vec<Vec<u32>> = boards.take(usize::try_from(take)?).collect();
+        return draw(args, drawn);
+    };
     // Tasks small enough that a worker can run a whole one ahead of the
     // writer: about 30 boards each at n = 12, 250 at n = 14.
     let depth = match n {
@@ -221,15 +242,22 @@ fn write_in_order(
 fn list_completions(
     args: &ListArgs,
     problem: &queens::Problem,
-    format: Format,
+    look: Look,
 ) -> anyhow::Result<ExitCode> {
     use anyhow::Context as _;
     let n = problem.n();
     let group = problem.symmetries();
     super::signals::install().context("catching Ctrl-C and SIGTERM")?;
-    let mut out = queens::BoardWriter::new(super::stdout(), format);
+    // A picture collects its boards, at most one more than a sheet holds.
+    let (mut out, limit) = match look {
+        Look::Text(format) => (
+            Some(queens::BoardWriter::new(super::stdout(), format)),
+            args.limit.unwrap_or(u64::MAX),
+        ),
+        Look::Svg => (None, args.limit.unwrap_or(SHEET_MAX + 1)),
+    };
+    let mut drawn: Vec<Vec<u32>> = Vec::new();
     let (mut written, mut image, mut failed) = (0u64, vec![0; n as usize], None);
-    let limit = args.limit.unwrap_or(u64::MAX);
     if limit > 0 {
         problem.for_each_completion_until(super::signals::stop_flag(), |board| {
             let smallest = !args.unique
@@ -238,9 +266,14 @@ fn list_completions(
                     image.as_slice() >= board
                 });
             if smallest {
-                if let Err(err) = out.write(n, board.iter().copied()) {
-                    failed = Some(err);
-                    return false;
+                match &mut out {
+                    Some(out) => {
+                        if let Err(err) = out.write(n, board.iter().copied()) {
+                            failed = Some(err);
+                            return false;
+                        }
+                    }
+                    None => drawn.push(board.to_vec()),
                 }
                 written += 1;
             }
@@ -250,7 +283,9 @@ fn list_completions(
     if let Some(err) = failed {
         return Err(err.into());
     }
-    out.finish()?;
+    if let Some(out) = out {
+        out.finish()?;
+    }
     if super::signals::stopped() {
         eprintln!("interrupted: {written} completions of n = {n} listed");
         return Ok(ExitCode::from(super::signals::exit_code()));
@@ -261,6 +296,31 @@ fn list_completions(
             super::problem::describe(problem)
         );
     }
+    if look == Look::Svg && written > 0 {
+        return draw(args, drawn);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `list --format svg`: the boards `drawn`, on one sheet, if a sheet holds
+/// them all; nothing for none (as the text formats, with their note; a
+/// problem's completions come here only when there are some).
+fn draw(args: &ListArgs, drawn: Vec<Vec<u32>>) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    if drawn.len() as u64 > SHEET_MAX {
+        return Err(UsageError(format!(
+            "--format svg draws at most {SHEET_MAX} boards on one sheet, and n = {n} lists more: \
+             draw the first K with --limit K (K up to {SHEET_MAX})"
+        ))
+        .into());
+    }
+    if drawn.is_empty() {
+        if args.limit != Some(0) && !args.quiet {
+            eprintln!("queens: there is no solution for n = {n}: nothing to list");
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    write_sheet(&drawn)?;
     Ok(ExitCode::SUCCESS)
 }
 

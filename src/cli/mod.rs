@@ -23,6 +23,7 @@ pub mod memory;
 pub mod merge;
 pub mod one;
 pub mod options;
+pub mod picture;
 pub mod plan;
 pub mod problem;
 pub mod progress;

@@ -4,7 +4,7 @@
 //! The board's columns are computed row by row as they are written
 //! ([`queens::Construction`]), so `queens one 100000000 --format columns`
 //! needs no memory beyond the output buffer. Formats that draw every
-//! square are refused above [`MAX_DRAWN`], where a board would be
+//! square (SVG too) are refused above [`MAX_DRAWN`], where a board would be
 //! megabytes of dots.
 
 use std::io::IsTerminal;
@@ -12,6 +12,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use queens::{BoardWriter, Construction, Format, MAX_N, MAX_READ_N, Problem};
+
+use super::picture::{Look, write_sheet};
 
 use super::problem::{ProblemArgs, describe};
 use super::signals;
@@ -26,9 +28,10 @@ pub struct OneArgs {
           value_parser = |s: &str| super::args::parse_board_size(s, MAX_READ_N))]
     n: u32,
 
-    /// How to write the board (board, spaced and leetcode up to n = 1000).
-    #[arg(short, long, value_enum, default_value_t = Format::Board)]
-    format: Format,
+    /// How to write the board (board, spaced, leetcode, unicode and svg up
+    /// to n = 1000).
+    #[arg(short, long, value_enum, default_value_t = Look::Text(Format::Board))]
+    format: Look,
 
     /// Write the board as one JSON object, `{"n":N,"cols":[...]}`: the
     /// same as --format jsonl.
@@ -47,7 +50,7 @@ pub struct OneArgs {
 pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
     let format = if args.json {
-        Format::Jsonl
+        Look::Text(Format::Jsonl)
     } else {
         args.format
     };
@@ -71,15 +74,25 @@ pub fn run(args: &OneArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::FAILURE);
     };
-    let mut out = BoardWriter::new(super::stdout(), format);
-    out.write(n, board)?;
-    out.finish()?;
+    write(n, board, format)
+}
+
+/// Writes the `n`-board `cols` as `look` says.
+fn write(n: u32, cols: impl IntoIterator<Item = u32>, look: Look) -> anyhow::Result<ExitCode> {
+    match look {
+        Look::Text(format) => {
+            let mut out = BoardWriter::new(super::stdout(), format);
+            out.write(n, cols)?;
+            out.finish()?;
+        }
+        Look::Svg => write_sheet(&[cols.into_iter().collect()])?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `one N --given ...`: the first completion in lexicographic order, by a
 /// search that Ctrl-C stops; exit 1 when there is none.
-fn complete(args: &OneArgs, format: Format) -> anyhow::Result<ExitCode> {
+fn complete(args: &OneArgs, format: Look) -> anyhow::Result<ExitCode> {
     let n = args.n;
     if n > MAX_N {
         return Err(super::UsageError(format!(
@@ -115,8 +128,5 @@ fn complete(args: &OneArgs, format: Format) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::FAILURE);
     };
-    let mut out = BoardWriter::new(super::stdout(), format);
-    out.write(n, board)?;
-    out.finish()?;
-    Ok(ExitCode::SUCCESS)
+    write(n, board, format)
 }

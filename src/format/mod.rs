@@ -1,6 +1,7 @@
-//! Boards as text: the five formats of `queens list` and `queens one`,
+//! Boards as text: the six formats of `queens list` and `queens one`,
 //! written by [`write`](mod@write) and read back by [`read`] (as `queens
-//! check` does).
+//! check` does, along with what learners write: Python's lists, 0/1
+//! matrices, columns from 0, ...).
 //!
 //! A board is given as the column of the queen in each row (0-based), the
 //! same permutation [`crate::symmetry`] works on. Each format writes it as:
@@ -12,10 +13,18 @@
 //!            ..Q.                     . . Q .       jsonl     {"n":4,"cols":[1,3,0,2]}
 //!                                                   (0-based, one object a line)
 //! leetcode   [[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]
+//!
+//! unicode    ┌───┬───┬───┬───┐
+//!            │   │ ♛ │   │   │
+//!            ├───┼───┼───┼───┤
+//!            ...
+//!            └───┴───┴───┴───┘
 //! ```
 //!
-//! `board` and `spaced` put a blank line between two boards; `leetcode` is
-//! one JSON array of boards, LeetCode 51's answer byte for byte, on one line.
+//! `board`, `spaced` and `unicode` put a blank line between two boards;
+//! `leetcode` is one JSON array of boards, LeetCode 51's answer byte for
+//! byte, on one line. Pictures are not text formats: SVG is
+//! [`crate::svg`]'s.
 //!
 //! This module only names the formats and what goes around and between
 //! boards. It never decides which boards to write, and never checks whether
@@ -51,16 +60,21 @@ pub enum Format {
     /// One JSON object per line: `{"n":N,"cols":[...]}` with the 0-based
     /// column of each row.
     Jsonl,
+    /// A board drawn with box-drawing lines, `♛` for a queen; a blank line
+    /// between boards.
+    Unicode,
 }
 
 impl Format {
-    /// Every format, in the order the help lists them.
-    pub const ALL: [Self; 5] = [
+    /// Every format, in the order the help lists them; each is read back
+    /// by [`Boards`].
+    pub const ALL: [Self; 6] = [
         Self::Board,
         Self::Spaced,
         Self::Leetcode,
         Self::Columns,
         Self::Jsonl,
+        Self::Unicode,
     ];
 
     /// The name the command line uses.
@@ -72,6 +86,7 @@ impl Format {
             Self::Leetcode => "leetcode",
             Self::Columns => "columns",
             Self::Jsonl => "jsonl",
+            Self::Unicode => "unicode",
         }
     }
 
@@ -79,7 +94,10 @@ impl Format {
     /// characters rather than about `n` numbers.
     #[must_use]
     pub const fn draws_squares(self) -> bool {
-        matches!(self, Self::Board | Self::Spaced | Self::Leetcode)
+        matches!(
+            self,
+            Self::Board | Self::Spaced | Self::Leetcode | Self::Unicode
+        )
     }
 
     /// What comes before the first board (and is written even when there is
@@ -96,7 +114,7 @@ impl Format {
     #[must_use]
     pub const fn separator(self) -> &'static [u8] {
         match self {
-            Self::Board | Self::Spaced => b"\n",
+            Self::Board | Self::Spaced | Self::Unicode => b"\n",
             Self::Leetcode => b",",
             Self::Columns | Self::Jsonl => b"",
         }

@@ -11,6 +11,9 @@ use std::io::{self, Write};
 
 use super::Format;
 
+/// The queen of the `unicode` format: U+265B, BLACK CHESS QUEEN.
+pub const QUEEN: &str = "♛";
+
 /// Writes single boards in one format, with no separator around them.
 ///
 /// Keeps a row of scratch space between calls, so drawing squares costs one
@@ -86,6 +89,7 @@ impl Renderer {
                 }
                 out.write_all(b"\n")?;
             }
+            Format::Unicode => self.write_unicode(out, n, cols)?,
             Format::Jsonl => {
                 out.write_all(b"{\"n\":")?;
                 out.write_all(digits.format(n).as_bytes())?;
@@ -100,6 +104,53 @@ impl Renderer {
             }
         }
         Ok(())
+    }
+
+    /// The `unicode` format: box-drawing lines around every square, `♛` in
+    /// a queen's; a row of squares costs one `write_all`, as for `board`.
+    fn write_unicode(
+        &mut self,
+        out: &mut impl Write,
+        n: u32,
+        cols: impl IntoIterator<Item = u32>,
+    ) -> io::Result<()> {
+        let n = n as usize;
+        let border = |left: &str, middle: &str, right: &str| {
+            let mut line = String::with_capacity(12 * n + 4);
+            line.push_str(left);
+            for c in 0..n {
+                if c > 0 {
+                    line.push_str(middle);
+                }
+                line.push_str("───");
+            }
+            line.push_str(right);
+            line.push('\n');
+            line
+        };
+        let between = border("├", "┼", "┤");
+        // The row's squares, each "│   " (6 bytes): a queen's blank is
+        // swapped for the glyph and back.
+        self.row.clear();
+        for _ in 0..n {
+            self.row.extend_from_slice("│   ".as_bytes());
+        }
+        self.row.extend_from_slice("│\n".as_bytes());
+        const SQUARE: usize = "│   ".len();
+        out.write_all(border("┌", "┬", "┐").as_bytes())?;
+        for (r, c) in cols.into_iter().enumerate() {
+            debug_assert!((c as usize) < n, "column {c} outside an {n}-board");
+            if r > 0 {
+                out.write_all(between.as_bytes())?;
+            }
+            let at = c as usize * SQUARE + "│ ".len();
+            let mut line = Vec::with_capacity(self.row.len() + 2);
+            line.extend_from_slice(&self.row[..at]);
+            line.extend_from_slice(QUEEN.as_bytes());
+            line.extend_from_slice(&self.row[at + 1..]);
+            out.write_all(&line)?;
+        }
+        out.write_all(border("└", "┴", "┘").as_bytes())
     }
 
     /// Fills the scratch row with an empty row of `n` squares, `stride`
@@ -221,6 +272,15 @@ mod tests {
         assert_eq!(
             render(Format::Jsonl, &FOUR[..1]),
             "{\"n\":4,\"cols\":[1,3,0,2]}\n"
+        );
+    }
+
+    #[test]
+    fn unicode_draws_every_square_and_a_blank_line_between_boards() {
+        let text = render(Format::Unicode, &[&[1, 0], &[0]]);
+        assert_eq!(
+            text,
+            "┌───┬───┐\n│   │ ♛ │\n├───┼───┤\n│ ♛ │   │\n└───┴───┘\n\n┌───┐\n│ ♛ │\n└───┘\n"
         );
     }
 

@@ -104,6 +104,87 @@ impl<R: BufRead> Input<R> {
         }
     }
 
+    /// Skips what may come between boards: blank lines, and comment lines
+    /// (a line whose first mark is `#`; one after something else on its
+    /// line is left for the format to refuse). Returns the next byte,
+    /// `None` at the end.
+    pub(super) fn skip_between_boards(&mut self) -> Result<Option<u8>, ReadError> {
+        loop {
+            let (line, at_start) = (self.line, self.column == 1);
+            self.skip_whitespace(true)?;
+            let next = self.peek()?;
+            if next != Some(b'#') || !(at_start || self.line > line) {
+                return Ok(next);
+            }
+            self.skip_to_line_end()?;
+        }
+    }
+
+    /// Skips to the end of the line, leaving its line feed unread: the
+    /// rest of a comment. A buffer at a time, as [`Input::skip_whitespace`].
+    pub(super) fn skip_to_line_end(&mut self) -> Result<(), ReadError> {
+        loop {
+            let buf = self.buffer()?;
+            let skipped = buf.iter().take_while(|&&b| b != b'\n').count();
+            let more = skipped > 0 && skipped == buf.len();
+            self.inner.consume(skipped);
+            self.column += skipped as u64;
+            if !more {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The next character, decoded from UTF-8 (`None` at the end); bytes
+    /// that are not UTF-8 are refused where they are.
+    pub(super) fn next_char(&mut self) -> Result<Option<char>, ReadError> {
+        let Some(first) = self.peek()? else {
+            return Ok(None);
+        };
+        let len = match first {
+            0x00..=0x7f => 1,
+            0xc2..=0xdf => 2,
+            0xe0..=0xef => 3,
+            0xf0..=0xf4 => 4,
+            _ => return Err(self.not_utf8(first)),
+        };
+        let mut bytes = [first, 0, 0, 0];
+        self.inner.consume(1);
+        for slot in &mut bytes[1..len] {
+            match self.peek()? {
+                Some(b @ 0x80..=0xbf) => {
+                    *slot = b;
+                    self.inner.consume(1);
+                }
+                other => {
+                    return Err(self.malformed(format!(
+                        "a character cut short at column {}: {} where UTF-8 goes on",
+                        self.column,
+                        describe_opt(other)
+                    )));
+                }
+            }
+        }
+        let c = std::str::from_utf8(&bytes[..len])
+            .ok()
+            .and_then(|s| s.chars().next())
+            .ok_or_else(|| self.not_utf8(first))?;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Ok(Some(c))
+    }
+
+    fn not_utf8(&self, byte: u8) -> ReadError {
+        self.malformed(format!(
+            "byte 0x{byte:02x} at column {} is not UTF-8 text",
+            self.column
+        ))
+    }
+
     /// Whether the rest of the line is blank (or the input has ended); a
     /// blank line is consumed, anything else is left alone.
     pub(super) fn at_blank_line(&mut self) -> Result<bool, ReadError> {
@@ -149,15 +230,6 @@ impl<R: BufRead> Input<R> {
             Some(other) => {
                 Err(self.malformed(format!("unexpected {} after {what}", describe(other))))
             }
-        }
-    }
-
-    /// Nothing but whitespace may follow.
-    pub(super) fn expect_end(&mut self, what: &str) -> Result<(), ReadError> {
-        self.skip_whitespace(true)?;
-        match self.peek()? {
-            None => Ok(()),
-            Some(other) => Err(self.malformed(format!("unexpected {} {what}", describe(other)))),
         }
     }
 

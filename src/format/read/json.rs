@@ -1,91 +1,25 @@
-//! JSON: LeetCode 51's array of boards (`[["..Q.", ...], ...]`, one array
-//! for the whole input) and JSON lines (`{"n":N,"cols":[...]}`, one object a
-//! line).
+//! JSON lines (`{"n":N,"cols":[...]}`, one object a line); LeetCode's
+//! arrays are read with Python's lists, in `lists.rs`.
 //!
-//! Only these two shapes are read, a byte at a time: this is not a JSON
+//! Only this one shape is read, a byte at a time: this is not a JSON
 //! parser and must never become one (no string escapes, no other keys, no
 //! values kept beyond the columns), so a line of garbage is refused at its
 //! first bad byte and memory stays the size of a board.
 
 use std::io::BufRead;
 
-use super::columns::Columns;
-use super::grid::{Grid, Quoting};
-use super::input::{Input, counted, describe, describe_opt};
-use super::{Checked, MAX_READ_N, ReadError};
-
-/// One board of LeetCode's `[["..Q.", ...], ...]`; the outer array is
-/// opened on the first call (which sets `array_open`) and closed after
-/// the last board.
-pub(super) fn read_leetcode<R: BufRead>(
-    input: &mut Input<R>,
-    array_open: &mut bool,
-    index: u64,
-) -> Result<Option<Checked>, ReadError> {
-    input.skip_whitespace(true)?;
-    if *array_open {
-        match input.next()? {
-            Some(b',') => {}
-            Some(b']') => return input.expect_end("after the closing ']'").map(|()| None),
-            other => {
-                return Err(input.malformed(format!(
-                    "expected ',' or ']' after board {}, found {}",
-                    index - 1,
-                    describe_opt(other)
-                )));
-            }
-        }
-    } else {
-        input.expect(b'[', "to open the array of boards")?;
-        *array_open = true;
-        input.skip_whitespace(true)?;
-        if input.peek()? == Some(b']') {
-            input.next()?;
-            return input.expect_end("after the closing ']'").map(|()| None);
-        }
-    }
-    input.skip_whitespace(true)?;
-    input.expect(b'[', "to open a board (an array of row strings)")?;
-    let mut grid = Grid::new(index, input.line);
-    loop {
-        input.skip_whitespace(true)?;
-        if grid.rows == 0 && input.peek()? == Some(b']') {
-            return Err(input.malformed(format!("board {index} is an empty array")));
-        }
-        input.expect(b'"', "to open a row string")?;
-        grid.read_row(input, Quoting::Quoted)?;
-        input.skip_whitespace(true)?;
-        match input.next()? {
-            Some(b',') if !grid.complete() => {}
-            Some(b']') if grid.complete() => return grid.check(),
-            Some(b']') => return Err(grid.too_few_rows(input.line)),
-            Some(b',') => {
-                return Err(input.malformed(format!(
-                    "board {index} has more than {}, but its first row (line {}) has {}: a \
-                     board has as many rows as columns",
-                    counted(grid.rows, "row"),
-                    grid.first_line,
-                    counted(grid.rows, "square")
-                )));
-            }
-            other => {
-                return Err(input.malformed(format!(
-                    "expected ',' or ']' after a row of board {index}, found {}",
-                    describe_opt(other)
-                )));
-            }
-        }
-    }
-}
+use super::columns::{Base, Columns};
+use super::input::{Input, describe, describe_opt};
+use super::{Checked, Keep, MAX_READ_N, ReadError};
 
 /// One line holding `{"n":N,"cols":[...]}` (0-based columns).
 pub(super) fn read_jsonl<R: BufRead>(
     input: &mut Input<R>,
     index: u64,
     limit: Option<u64>,
+    keep: &mut Keep,
 ) -> Result<Option<Checked>, ReadError> {
-    input.skip_whitespace(true)?;
-    if input.peek()?.is_none() {
+    if input.skip_between_boards()?.is_none() {
         return Ok(None);
     }
     let line = input.line;
@@ -108,7 +42,7 @@ pub(super) fn read_jsonl<R: BufRead>(
                 n = Some(value as u32);
             }
             Key::Cols if cols.is_none() => {
-                cols = Some(read_json_columns(input, n, limit)?);
+                cols = Some(read_json_columns(input, n, limit, keep.up_to())?);
             }
             Key::N | Key::Cols => {
                 return Err(input.malformed(format!("the key \"{}\" appears twice", key.name())));
@@ -148,9 +82,7 @@ pub(super) fn read_jsonl<R: BufRead>(
             ),
         });
     }
-    let small = cols.small();
-    let conflict = cols.first_conflict(line)?;
-    Ok(Some(Checked::new(index, line, n, conflict, small)))
+    cols.finish(index, line, Base::Zero, keep).map(Some)
 }
 
 /// The `[...]` of a JSON line's `"cols"`, each column checked against `n`
@@ -159,9 +91,10 @@ fn read_json_columns<R: BufRead>(
     input: &mut Input<R>,
     n: Option<u32>,
     memory: Option<u64>,
+    up_to: u32,
 ) -> Result<Columns, ReadError> {
     input.expect(b'[', "to open \"cols\"")?;
-    let mut cols = Columns::new(memory);
+    let mut cols = Columns::new(memory, up_to);
     input.skip_whitespace(false)?;
     if input.peek()? == Some(b']') {
         input.next()?;
