@@ -232,3 +232,16 @@ fn contradictory_given_queens_count_zero() {
     assert_eq!(record["solutions"], 0);
     assert_eq!(record["units"], 0);
 }
+
+#[test]
+fn a_journal_whose_problem_is_of_another_board_is_refused_by_verify() {
+    let dir = TempDir::new().unwrap();
+    let journal = dir.path().join("forged.journal");
+    let header = "QJ2 n=8 engine=mirror format=1 split=2 problem=Q./.. units=3 plan=sha256:00\n";
+    fs::write(&journal, header).unwrap();
+    one_error_line(
+        queens(&["verify", "--journal", journal.to_str().unwrap()]),
+        2,
+        &["the problem is a board of 2, and the plan's is of 8"],
+    );
+}

@@ -372,8 +372,15 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     // for this machine is the memory refusal every command gives.
     super::plan::announce(shape, &config);
     let plan = match &described.problem {
-        Some(line) => queens::Problem::from_line(line)
-            .and_then(|problem| Plan::for_problem(&problem, described.split, &config)),
+        Some(line) => queens::Problem::from_line(line).and_then(|problem| {
+            if problem.n() != described.n {
+                return Err(queens::Error::ProblemSize {
+                    n: described.n,
+                    problem: problem.n(),
+                });
+            }
+            Plan::for_problem(&problem, described.split, &config)
+        }),
         None => Plan::new(shape, &config),
     };
     let plan = plan.map_err(|e| match e {
