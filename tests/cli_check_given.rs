@@ -9,7 +9,7 @@
 use crate::common;
 
 use common::cli::{queens, queens_with_input, rejects, stdout};
-use common::{next_random as next, squares_flag as flag};
+use common::{next_random as next, random_given, random_squares, squares_flag as flag};
 use queens::Square;
 use serde_json::Value;
 
@@ -40,18 +40,11 @@ fn every_solution_is_judged_as_a_brute_force_reads_the_rows() {
     let mut state = 36;
     for case in 0..12 {
         let n = 5 + (next(&mut state) % 3) as u32;
-        let mut given: Vec<Square> = Vec::new();
-        for _ in 0..1 + next(&mut state) % 2 {
-            let row = (next(&mut state) % u64::from(n)) as u32;
-            if given.iter().all(|q| q.row != row) {
-                given.push(Square::new(row, (next(&mut state) % u64::from(n)) as u32));
-            }
-        }
-        let blocked: Vec<Square> = (0..next(&mut state) % 6)
-            .map(|_| {
-                let r = (next(&mut state) % u64::from(n)) as u32;
-                Square::new(r, (next(&mut state) % u64::from(n)) as u32)
-            })
+        let count = 1 + next(&mut state) % 2;
+        let given = random_given(&mut state, n, count);
+        let count = next(&mut state) % 6;
+        let blocked: Vec<Square> = random_squares(&mut state, n, count)
+            .into_iter()
             .filter(|s| !given.contains(s))
             .collect();
         let n_text = n.to_string();

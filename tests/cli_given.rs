@@ -5,7 +5,7 @@
 use crate::common;
 
 use common::cli::{queens, rejects, stdout};
-use common::{next_random as next, squares_flag as flag};
+use common::{next_random as next, random_given, random_squares, squares_flag as flag};
 use queens::{Problem, Square};
 
 /// Every solution of the `n`-board (one column a row, from 0) that holds
@@ -40,18 +40,11 @@ fn listed_completions_are_brute_forces_and_classes_the_librarys() {
     let mut state = 36;
     for case in 0..25 {
         let n = 4 + (next(&mut state) % 4) as u32;
-        let mut given: Vec<Square> = Vec::new();
-        for _ in 0..next(&mut state) % 3 {
-            let row = (next(&mut state) % u64::from(n)) as u32;
-            if given.iter().all(|q| q.row != row) {
-                given.push(Square::new(row, (next(&mut state) % u64::from(n)) as u32));
-            }
-        }
-        let blocked: Vec<Square> = (0..next(&mut state) % 6)
-            .map(|_| {
-                let r = (next(&mut state) % u64::from(n)) as u32;
-                Square::new(r, (next(&mut state) % u64::from(n)) as u32)
-            })
+        let count = next(&mut state) % 3;
+        let given = random_given(&mut state, n, count);
+        let count = next(&mut state) % 6;
+        let blocked: Vec<Square> = random_squares(&mut state, n, count)
+            .into_iter()
             .filter(|s| given.iter().all(|q| q.row != s.row))
             .collect();
         let n_text = n.to_string();

@@ -191,3 +191,27 @@ pub fn squares_flag(squares: &[queens::Square]) -> String {
     let items: Vec<String> = squares.iter().map(ToString::to_string).collect();
     items.join(",")
 }
+
+/// `count` given queens drawn from `state` for an `n`-board, at most one a
+/// row (a row drawn twice keeps its first queen).
+pub fn random_given(state: &mut u64, n: u32, count: u64) -> Vec<queens::Square> {
+    let mut given: Vec<queens::Square> = Vec::new();
+    for _ in 0..count {
+        let row = (next_random(state) % u64::from(n)) as u32;
+        if given.iter().all(|q| q.row != row) {
+            let col = (next_random(state) % u64::from(n)) as u32;
+            given.push(queens::Square::new(row, col));
+        }
+    }
+    given
+}
+
+/// `count` squares drawn from `state` for an `n`-board, repeats allowed.
+pub fn random_squares(state: &mut u64, n: u32, count: u64) -> Vec<queens::Square> {
+    (0..count)
+        .map(|_| {
+            let row = (next_random(state) % u64::from(n)) as u32;
+            queens::Square::new(row, (next_random(state) % u64::from(n)) as u32)
+        })
+        .collect()
+}
