@@ -7,6 +7,12 @@
 //! (default 24 units, seed 2026, no cap; `benches/join-reach.sh` runs
 //! n = 23..28 and writes results/).
 //!
+//! Each unit is counted alone on a fresh scratch
+//! (`queens::internals::join_unit_tally`), which also says what it did:
+//! one line a unit on stderr with its half-boards, the pairs its matcher
+//! tested, its solutions and where its time went (the profile of the
+//! join's growth in docs/how-it-counts.md is made of these lines).
+//!
 //! The sample is stratified: the units, sorted by cost, are cut into
 //! `K / 2` strata of about equal total cost (as `queens estimate` cuts
 //! them) and two are drawn from each, so that the few costly units that
@@ -21,7 +27,8 @@
 use std::sync::Mutex;
 use std::time::Instant;
 
-use queens::{Config, Counter, Engine, Plan, Shape};
+use queens::internals::join_unit_tally;
+use queens::{Config, Engine, Plan, Shape};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -108,14 +115,24 @@ fn main() {
                         continue;
                     }
                     let start = Instant::now();
-                    Counter::new(n)
-                        .engine(Engine::Join)
-                        .threads(1)
-                        .units(&[id])
-                        .run_plan(&plan)
-                        .expect("a unit of the plan counts");
+                    let (count, tally) =
+                        join_unit_tally(&plan, id).expect("a unit of the join's plan");
                     let secs = start.elapsed().as_secs_f64();
-                    eprintln!("n = {n}: unit {id} cost {cost} took {secs:.2} s");
+                    let counting = tally.counting.as_secs_f64();
+                    eprintln!(
+                        "n = {n}: unit {id} cost {cost} took {secs:.2} s: made {} left \
+                         ({} passes) and {} right half-boards in {:.2} s, tested {:.4e} pairs \
+                         in {counting:.2} s (sieve {:.2} s, tables {:.2} s), {count} solutions; \
+                         peak so far {:.2} GiB",
+                        tally.left,
+                        tally.left_passes,
+                        tally.right,
+                        secs - counting,
+                        tally.tested as f64,
+                        tally.sieving.as_secs_f64(),
+                        tally.building.as_secs_f64(),
+                        gib(peak_bytes()),
+                    );
                     times.lock().unwrap().push((id, cost, secs));
                 }
             });

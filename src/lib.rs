@@ -129,7 +129,8 @@ pub mod internals {
     pub use crate::count::gpu::count_with_kernel;
     pub use crate::count::join::Stage as JoinStage;
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
-    pub use crate::count::plan::join_stage_plan;
+    pub use crate::count::join::sieve::Tally as JoinTally;
+    pub use crate::count::plan::{join_stage_plan, join_unit_tally};
     #[cfg(all(feature = "files", unix))]
     pub use crate::files::{kind_name, open_input, read_capped, sync_folder};
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};

@@ -883,6 +883,22 @@ pub fn join_stage_plan(n: u32, stage: Stage, config: &Config) -> Result<Plan, Er
     )
 }
 
+/// Counts unit `id` of a join plan alone, on a fresh scratch, with its
+/// time taken apart: the unit's count and what it did (its half-boards,
+/// the pairs its matcher tested, where the time went). `None` for another
+/// engine's plan or an id out of range. Public only through
+/// `queens::internals`, for the join's profiles (`benches/join_growth.rs`).
+#[must_use]
+pub fn join_unit_tally(plan: &Plan, id: u32) -> Option<(u128, join::sieve::Tally)> {
+    if !matches!(plan.body, Body::Join(_)) || id as usize >= plan.len() {
+        return None;
+    }
+    let mut scratch = Scratch::default();
+    scratch.join.set_timed(true);
+    let count = plan.count_unit_unless(id, &mut scratch, &|| false)?;
+    Some((count, scratch.join.tally()))
+}
+
 /// What builds a plan: an engine, or for the join one of its stages (the
 /// engine's own, or an earlier one that cross-checks it). Only the engines
 /// are public; a stage's plan is a join plan under the stage's name.

@@ -7,7 +7,7 @@ use super::odd::OddGeometry;
 use super::plan::Pieces;
 use super::plan::{has_lefts, job_count, side};
 use super::quarter::{GroupSizes, Piece, QuarterTable};
-use super::scratch::{ASKED_CHUNK, STORED_CHUNK};
+use super::scratch::{ASKED_CHUNK, RIGHT_CHUNK, STORED_CHUNK};
 use super::sizes::{self, Largest};
 use super::{JoinPlan, Kind, MAX_WHOLE_SIDE, Stage};
 
@@ -54,8 +54,9 @@ impl JoinPlan {
     /// The most bytes one thread's [`Scratch`] grows to over these jobs:
     /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, or,
     /// where that is more, the right half-boards of the job with the most
-    /// (at most 8 bytes a right candidate, held whole), a chunk of left ones
-    /// and what counting it takes ([`CHUNK_BYTES`]); the four slices of the
+    /// (at most 8 bytes a right candidate, held whole up to a chunk of
+    /// [`RIGHT_CHUNK`]), a chunk of left ones and what counting it takes
+    /// ([`CHUNK_BYTES`]); the four slices of the
     /// largest row set where the jobs build them; and the smallest
     /// vectors' worth.
     #[must_use]
@@ -127,7 +128,7 @@ fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest) -> u64 {
     } else {
         0
     };
-    let chunked = largest.right * 8 + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
+    let chunked = largest.right.min(RIGHT_CHUNK as u64) * 8 + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
     let buffers = (largest.candidates * SCRATCH_PER_CANDIDATE).min(chunked);
     SCRATCH_FLOOR + buffers + slices
 }

@@ -180,13 +180,14 @@ impl OddGeometry {
 
     /// Appends to `out` the word of every right half-board on the rows
     /// `rows` (and, for [`Middle::Column`], the middle row) that avoids the
-    /// pre-placed queen's diagonals.
+    /// pre-placed queen's diagonals, handing `out` to `full` whenever it
+    /// holds `cap` words or more.
     pub fn right_halves(
         &self,
         (tops, bottoms): (&impl Groups, &impl Groups),
         middle: Middle,
         rows: u32,
-        out: &mut Vec<u64>,
+        (out, cap, full): Chunks<'_>,
         buffers: &mut Buffers,
     ) {
         let h = self.h;
@@ -258,6 +259,9 @@ impl OddGeometry {
                         );
                     }
                 }
+            }
+            if out.len() >= cap {
+                full(out);
             }
         });
     }
@@ -367,8 +371,8 @@ impl OddGeometry {
     }
 
     /// [`right_candidates`](Self::right_candidates) the plain way, column
-    /// set by column set.
-    #[cfg(test)]
+    /// set by column set, without the plan's [`FreeColumns`]: for a job
+    /// to see whether its right half-boards fit in a chunk.
     #[must_use]
     pub fn right_candidates_plainly(&self, sizes: &GroupSizes, middle: Middle, rows: u32) -> u64 {
         let h = self.h;

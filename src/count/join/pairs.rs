@@ -219,8 +219,9 @@ fn packed(piece: &Piece) -> u64 {
     u64::from(piece.falling) | (u64::from(piece.rising) << 32)
 }
 
-/// Where a left generation puts its words: the vector, the most it may
-/// hold, and what takes them (leaving it empty) when it holds that many.
+/// Where a generation of half-boards puts its words: the vector, the
+/// most it may hold, and what takes them (leaving it empty) when it holds
+/// that many. The vector may pass the most by one group pair's words.
 pub type Chunks<'a> = (&'a mut Vec<u64>, usize, &'a mut dyn FnMut(&mut Vec<u64>));
 
 /// Appends to `out` the window word of every left half-board on `rows` of
@@ -252,18 +253,22 @@ pub fn left_halves(
 
 /// Appends to `out` the query of every right half-board on `rows` of an
 /// even board (tops from `tops`, bottoms from `bottoms`) whose weight is
-/// not 0, in a job whose mirror weight is `mirror`.
+/// not 0, in a job whose mirror weight is `mirror`, handing `out` to
+/// `full` whenever it holds `cap` words or more.
 pub fn right_halves(
     geo: &Geometry,
     (tops, bottoms): (&impl Groups, &impl Groups),
     rows: u32,
     mirror: OffDiagonal,
-    out: &mut Vec<u64>,
+    (out, cap, full): Chunks<'_>,
     buffers: &mut Buffers,
 ) {
     let frame = Frame::even(geo, Side::Right);
     for_each_pair_group(geo, tops, bottoms, rows, |top_group, bottom_group| {
         pair_group(frame, top_group, bottom_group, mirror, out, buffers);
+        if out.len() >= cap {
+            full(out);
+        }
     });
 }
 
@@ -605,15 +610,13 @@ mod tests {
         });
         let mut fast = Vec::new();
         let buffers = &mut Buffers::default();
+        let mut keep = |_: &mut Vec<u64>| {};
+        let whole: Chunks<'_> = (&mut fast, usize::MAX, &mut keep);
         match side {
-            Side::Left => {
-                let mut keep = |_: &mut Vec<u64>| {};
-                let whole: Chunks<'_> = (&mut fast, usize::MAX, &mut keep);
-                left_halves(&geo, (&table, &table), rows, whole, buffers);
-            }
+            Side::Left => left_halves(&geo, (&table, &table), rows, whole, buffers),
             Side::Right => {
                 let fix = OffDiagonal::new(mirror);
-                right_halves(&geo, (&table, &table), rows, fix, &mut fast, buffers);
+                right_halves(&geo, (&table, &table), rows, fix, whole, buffers);
             }
         }
         slow.sort_unstable();

@@ -121,7 +121,23 @@ impl JoinPlan {
         let mut costs = Vec::with_capacity(rows.len());
         let mut largest = 0;
         let mut largest_right = 0;
-        let twins = (odd.is_none() && geo.q == geo.h).then(|| Twins::new(&geo, &rows));
+        let twins: Vec<Twins<'_>> = match &odd {
+            None if geo.q == geo.h => vec![Twins::new(geo.h, &rows, 0, true)],
+            None => Vec::new(),
+            // The jobs of one family are in increasing order of rows, and
+            // only their top rows flip (the bottom ones hold the fixed
+            // queen's row).
+            Some(_) => families
+                .iter()
+                .enumerate()
+                .map(|(f, &(first, _))| {
+                    let end = families
+                        .get(f + 1)
+                        .map_or(rows.len(), |&(next, _)| next as usize);
+                    Twins::new(geo.h, &rows[first as usize..end], first, false)
+                })
+                .collect(),
+        };
         for (batch, sets) in rows.chunks(COST_BATCH).enumerate() {
             if stop() {
                 return Ok(None);
@@ -131,10 +147,13 @@ impl JoinPlan {
                 .par_iter()
                 .enumerate()
                 .map(|(i, &set)| {
-                    if let Some(id) = twins.as_ref().and_then(|t| t.costed_before(set)) {
+                    let id = (first + i) as u32;
+                    let family = families.partition_point(|&(start, _)| start <= id) - 1;
+                    let twin = twins.get(family).and_then(|t| t.costed_before(set));
+                    if let Some(id) = twin {
                         return Err(id);
                     }
-                    let kind = kind_of(&families, (first + i) as u32);
+                    let kind = families[family].1;
                     Ok(candidates_of(
                         &geo,
                         odd.as_ref().zip(free.as_ref()),
@@ -277,32 +296,47 @@ impl JoinPlan {
     }
 }
 
-/// The jobs of an even board whose costs are equal by symmetry. A job's
-/// left candidates pair the pieces of its top rows `t` with those of its
-/// bottom rows `b` on complementary column sets, and its right ones those
-/// of the complements. A quarter's group sizes do not change when its rows
-/// are flipped top to bottom, nor when its column sets are flipped left to
+/// The jobs whose costs are equal by symmetry. A job's left candidates
+/// pair the pieces of its top rows `t` with those of its bottom rows `b`
+/// on complementary column sets, and its right ones those of the
+/// complements. A quarter's group sizes do not change when its rows are
+/// flipped top to bottom, nor when its column sets are flipped left to
 /// right (a mirror of the square maps its placements one to one), so
-/// neither candidate count changes when `t`, or `b`, is flipped: the (up
-/// to four) row sets `t | b << h`, `flip(t) | b << h`, `t | flip(b) << h`
-/// and `flip(t) | flip(b) << h` cost the same. Only the smallest of them
-/// that is a job is costed (a dot product of up to `C(h, h/2)` terms, some
-/// 5 million of them at n = 26); the others copy its cost.
+/// neither candidate count changes when `t`, or `b`, is flipped: on an
+/// even board the (up to four) row sets `t | b << h`, `flip(t) | b << h`,
+/// `t | flip(b) << h` and `flip(t) | flip(b) << h` cost the same. Only the
+/// smallest of them that is a job is costed (a dot product of up to
+/// `C(h, h/2)` terms, some 5 million of them at n = 26); the others copy
+/// its cost. Around a fixed middle only the top rows flip: the bottom
+/// quarter's hold the fixed queen's row, which the right candidates'
+/// free column depends on (`queens plan 27` on 2 threads took 58 s
+/// with no twins, 36 s with these).
 struct Twins<'a> {
     h: u32,
+    /// The jobs of one family, in increasing order of rows, the first
+    /// with id `base`.
     rows: &'a [u32],
-    /// `first[b]..first[b + 1]`: the ids of the jobs whose bottom rows are
-    /// `b` (the jobs are in increasing order of rows, one family).
+    base: u32,
+    /// Whether flipping the bottom rows makes a twin too.
+    bottoms: bool,
+    /// `first[b]..first[b + 1]`: the positions in `rows` of the jobs whose
+    /// rows above the top quarter's are `b`.
     first: Vec<u32>,
 }
 
 impl<'a> Twins<'a> {
-    fn new(geo: &Geometry, rows: &'a [u32]) -> Self {
-        let h = geo.h;
-        let first = (0..=1u32 << h)
+    fn new(h: u32, rows: &'a [u32], base: u32, bottoms: bool) -> Self {
+        let high = rows.last().map_or(0, |&set| set >> h);
+        let first = (0..=high + 1)
             .map(|b| rows.partition_point(|&set| set >> h < b) as u32)
             .collect();
-        Self { h, rows, first }
+        Self {
+            h,
+            rows,
+            base,
+            bottoms,
+            first,
+        }
     }
 
     /// The id of the smallest job among `set`'s twins, if it is smaller
@@ -312,15 +346,20 @@ impl<'a> Twins<'a> {
         let flip = |half: u32| half.reverse_bits() >> (32 - h);
         let (t, b) = (set & ((1 << h) - 1), set >> h);
         let mut twins = [flip(t) | b << h, t | flip(b) << h, flip(t) | flip(b) << h];
-        twins.sort_unstable();
+        let twins = if self.bottoms {
+            twins.sort_unstable();
+            &twins[..]
+        } else {
+            &twins[..1]
+        };
         twins
-            .into_iter()
-            .take_while(|&twin| twin < set)
-            .find_map(|twin| {
+            .iter()
+            .take_while(|&&twin| twin < set)
+            .find_map(|&twin| {
                 let b = (twin >> h) as usize;
                 let run = self.first[b] as usize..self.first[b + 1] as usize;
                 let at = self.rows[run.clone()].binary_search(&twin).ok()?;
-                Some(run.start + at)
+                Some(self.base as usize + run.start + at)
             })
     }
 }
@@ -413,7 +452,7 @@ pub(super) fn job_count(geo: &Geometry, stage: Stage, odd: Option<&OddGeometry>)
 
 /// How many (top piece, bottom piece) pairs a half-board generation for
 /// `rows` will test: an upper bound on the half-boards it yields.
-fn candidates(geo: &Geometry, sizes: &GroupSizes, side: Side, rows: u32) -> u64 {
+pub(super) fn candidates(geo: &Geometry, sizes: &GroupSizes, side: Side, rows: u32) -> u64 {
     let (width, top, bottom) = match side {
         Side::Left => (geo.h, rows & ((1 << geo.h) - 1), rows >> geo.h),
         Side::Right => (geo.q, rows & ((1 << geo.h) - 1), rows >> geo.h),
@@ -435,11 +474,11 @@ mod tests {
 
     /// Copying a twin's cost gives every job what its own dot products
     /// give, and the same largest sizes: even boards on every stage (with
-    /// and without the flip's weight filtering the jobs), and an odd one
-    /// where no twins are looked for.
+    /// and without the flip's weight filtering the jobs), and odd ones,
+    /// whose fixed-middle jobs have twins within each family.
     #[test]
     fn twins_cost_what_their_own_candidates_cost() {
-        for n in [12, 14, 15, 16] {
+        for n in [12, 13, 14, 15, 16, 17] {
             for stage in [
                 Stage::Reference,
                 Stage::Sliced,
@@ -449,7 +488,7 @@ mod tests {
                 let plan = JoinPlan::new(n, stage).unwrap();
                 let free = plan.odd.as_ref().map(|_| FreeColumns::new(&plan.sizes));
                 let (mut largest, mut largest_right, mut copied) = (0, 0, 0);
-                let twins = Twins::new(&plan.geo, &plan.jobs.rows);
+                let twins = Twins::new(plan.geo.h, &plan.jobs.rows, 0, true);
                 for (id, &set) in plan.jobs.rows.iter().enumerate() {
                     let kind = kind_of(&plan.jobs.families, id as u32);
                     let odd = plan.odd.as_ref().zip(free.as_ref());

@@ -5,12 +5,13 @@
 use super::halves::{Side, mirror_weight, right_weight};
 use super::matcher::{count_naive, query};
 use super::odd::{Middle, OddGeometry};
-use super::plan::Pieces;
+use super::plan::{Pieces, candidates};
 use super::quarter::Groups;
 use super::scratch::Work;
 use super::sieve::Sieve;
 use super::tables::Quarters;
 use super::{Job, JoinPlan, Kind, Scratch, Stage, pairs};
+use std::time::Instant;
 
 impl JoinPlan {
     /// Counts the solutions of one job (its weight included).
@@ -45,7 +46,7 @@ impl JoinPlan {
     /// Counts one job with its pieces from `quarters`.
     fn run_with<G: Groups>(&self, job: &Job, quarters: &Quarters<'_, G>, work: &mut Work) -> u128 {
         if let (Kind::Odd(middle), Some(odd)) = (job.kind, &self.odd) {
-            return Self::run_odd_job(job, middle, odd, quarters, work);
+            return self.run_odd_job(job, (middle, odd), quarters, work);
         }
         let geo = &self.geo;
         if self.stage == Stage::FixedMiddle && geo.n.is_multiple_of(2) {
@@ -106,47 +107,82 @@ impl JoinPlan {
         // Rules 2 and 3: see `right_weight`.
         let mirror = pairs::OffDiagonal::new(mirror_weight(geo, job.rows));
         let right_rows = !job.rows & geo.all_rows();
+        let right_fits = self.right_fits(job, work);
         let pairs = work.count_pairs(
-            (geo.window_bits(), false),
+            (geo.window_bits(), false, right_fits),
             |chunks, buffers| pairs::left_halves(geo, quarters.left, job.rows, chunks, buffers),
-            |out, buffers| {
-                pairs::right_halves(geo, quarters.right, right_rows, mirror, out, buffers);
+            |chunks, buffers| {
+                pairs::right_halves(geo, quarters.right, right_rows, mirror, chunks, buffers);
             },
         );
         u128::from(pairs) * u128::from(job.weight)
     }
 
     fn run_odd_job<G: Groups>(
+        &self,
         job: &Job,
-        middle: Middle,
-        odd: &OddGeometry,
+        (middle, odd): (Middle, &OddGeometry),
         quarters: &Quarters<'_, G>,
         work: &mut Work,
     ) -> u128 {
         let right_rows = odd.free_rows(middle) & !job.rows;
+        let right_fits = self.right_fits(job, work);
         let pairs = work.count_pairs(
-            (odd.window_bits(), true),
+            (odd.window_bits(), true, right_fits),
             |chunks, buffers| odd.left_halves(quarters.left, middle, job.rows, chunks, buffers),
-            |out, buffers| odd.right_halves(quarters.right, middle, right_rows, out, buffers),
+            |chunks, buffers| odd.right_halves(quarters.right, middle, right_rows, chunks, buffers),
         );
         u128::from(pairs) * u128::from(job.weight)
+    }
+
+    /// Whether `job`'s right half-boards fit in one of `work`'s right
+    /// chunks: surely where the plan's largest job's candidates do (every
+    /// job to n = 26), else by the job's own candidates (one dot product,
+    /// or a few thousand lookups around a fixed middle: microseconds, on
+    /// jobs of minutes).
+    fn right_fits(&self, job: &Job, work: &Work) -> bool {
+        let chunk = work.chunks.2 as u64;
+        if self.largest_right <= chunk {
+            return true;
+        }
+        let candidates = match (job.kind, &self.odd) {
+            (Kind::Odd(middle), Some(odd)) => {
+                let rows = odd.free_rows(middle) & !job.rows;
+                odd.right_candidates_plainly(&self.sizes, middle, rows)
+            }
+            _ => candidates(
+                &self.geo,
+                &self.sizes,
+                Side::Right,
+                !job.rows & self.geo.all_rows(),
+            ),
+        };
+        candidates <= chunk
     }
 }
 
 impl Work {
     /// The compatible pairs of a job's left half-boards (made by `left`,
-    /// which hands them over in chunks) and right ones (made by `right`
-    /// when the first chunk is full or the left ones end: not at all for a
-    /// job without left half-boards), on words of `bits` bits. With
-    /// `either` (unweighted words on both sides) the shorter side of each
-    /// count is the stored one, whose tables are cheaper to build (on
-    /// average 2.2 times fewer right half-boards than left ones at n =
-    /// 19); else the right words are the queries.
+    /// which hands them over in chunks) and right ones (made by `right`,
+    /// likewise), on words of `bits` bits. With `either` (unweighted words
+    /// on both sides) the shorter side of each count is the stored one,
+    /// whose tables are cheaper to build (on average 2.2 times fewer right
+    /// half-boards than left ones at n = 19); else the right words are the
+    /// queries.
+    ///
+    /// Where the right half-boards fit in one chunk (`right_fits`: every
+    /// job to n = 26), they are made once, when the first left chunk is
+    /// full or the left ones end (not at all for a job without left
+    /// half-boards), and every left chunk is counted against them. Where
+    /// they do not, each chunk of right ones is counted against all the
+    /// left ones, made again for each: one more pass over the left pieces
+    /// per right chunk (a few at n = 28), so that a thread holds a chunk of
+    /// each side and never a whole side.
     fn count_pairs(
         &mut self,
-        (bits, either): (u32, bool),
-        left: impl FnOnce(pairs::Chunks<'_>, &mut pairs::Buffers),
-        right: impl FnOnce(&mut Vec<u64>, &mut pairs::Buffers),
+        (bits, either, right_fits): (u32, bool, bool),
+        mut left: impl FnMut(pairs::Chunks<'_>, &mut pairs::Buffers),
+        mut right: impl FnMut(pairs::Chunks<'_>, &mut pairs::Buffers),
     ) -> u64 {
         let Self {
             left: words,
@@ -154,28 +190,64 @@ impl Work {
             pairing,
             right_pairing,
             sieve,
-            chunks: (stored_chunk, asked_chunk),
+            chunks: (stored_chunk, asked_chunk, right_chunk),
             ..
         } = self;
-        let sizes = (bits, *stored_chunk, *asked_chunk);
-        let mut pairs = 0;
-        let mut right = Some(right);
-        let mut count = |chunk: &mut Vec<u64>| {
-            if let Some(right) = right.take() {
-                queries.clear();
-                right(queries, right_pairing);
-            }
-            pairs += if either && chunk.len() > queries.len() {
-                count_in_chunks(sieve, queries, chunk, sizes)
+        let (stored_chunk, right_chunk) = (*stored_chunk, *right_chunk);
+        let sizes = (bits, stored_chunk, *asked_chunk);
+        let count = |sieve: &mut Sieve, lefts: &[u64], rights: &[u64]| {
+            sieve.tally.left += lefts.len() as u64;
+            let started = sieve.timed.then(Instant::now);
+            let pairs = if either && lefts.len() > rights.len() {
+                count_in_chunks(sieve, rights, lefts, sizes)
             } else {
-                count_in_chunks(sieve, chunk, queries, sizes)
+                count_in_chunks(sieve, lefts, rights, sizes)
             };
-            chunk.clear();
+            if let Some(started) = started {
+                sieve.tally.counting += started.elapsed();
+            }
+            pairs
         };
-        words.clear();
-        left((&mut *words, *stored_chunk, &mut count), pairing);
-        if !words.is_empty() {
-            count(words);
+        let mut pairs = 0;
+        if right_fits {
+            let mut made = false;
+            let mut per_left = |chunk: &mut Vec<u64>| {
+                if !made {
+                    made = true;
+                    queries.clear();
+                    let mut keep = |_: &mut Vec<u64>| {};
+                    right((&mut *queries, usize::MAX, &mut keep), right_pairing);
+                    sieve.tally.right += queries.len() as u64;
+                    sieve.tally.left_passes += 1;
+                }
+                pairs += count(sieve, chunk, queries);
+                chunk.clear();
+            };
+            words.clear();
+            left((&mut *words, stored_chunk, &mut per_left), pairing);
+            if !words.is_empty() {
+                per_left(words);
+            }
+        } else {
+            let mut per_right = |rights: &mut Vec<u64>| {
+                sieve.tally.right += rights.len() as u64;
+                sieve.tally.left_passes += 1;
+                let mut per_left = |chunk: &mut Vec<u64>| {
+                    pairs += count(sieve, chunk, rights);
+                    chunk.clear();
+                };
+                words.clear();
+                left((&mut *words, stored_chunk, &mut per_left), pairing);
+                if !words.is_empty() {
+                    per_left(words);
+                }
+                rights.clear();
+            };
+            queries.clear();
+            right((&mut *queries, right_chunk, &mut per_right), right_pairing);
+            if !queries.is_empty() {
+                per_right(queries);
+            }
         }
         pairs
     }
@@ -235,12 +307,14 @@ mod tests {
                 None => (0..whole.len() as u32).collect(),
                 Some(k) => (0..k).map(|_| draw(whole.len())).collect(),
             };
-            // Chunks of a few hundred words: the path of n >= 26's
-            // biggest jobs, taken here by every job that has that many.
-            let (mut a, mut b, mut c) = (
+            // Chunks of a few hundred words: the paths of n >= 26's
+            // biggest jobs (left chunks) and of n >= 27's (right chunks
+            // too), taken here by every job that has that many.
+            let (mut a, mut b, mut c, mut d) = (
                 Scratch::default(),
                 Scratch::default(),
-                Scratch::chunked(300, 500),
+                Scratch::chunked(300, 500, usize::MAX),
+                Scratch::chunked(300, 500, 700),
             );
             for id in ids {
                 let job = whole.job(id);
@@ -251,6 +325,11 @@ mod tests {
                     sliced.run_job(&job, &mut c),
                     want,
                     "n = {n}, job {id}, chunked"
+                );
+                assert_eq!(
+                    whole.run_job(&job, &mut d),
+                    want,
+                    "n = {n}, job {id}, chunked on both sides"
                 );
             }
         }

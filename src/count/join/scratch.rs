@@ -4,7 +4,7 @@
 use super::matcher::SlicedMatcher;
 use super::pairs;
 use super::quarter::Slice;
-use super::sieve::Sieve;
+use super::sieve::{Sieve, Tally};
 use crate::cpu::Features;
 
 /// The most left half-boards a job holds at once: past it (jobs of n >= 26
@@ -15,6 +15,10 @@ use crate::cpu::Features;
 pub(super) const STORED_CHUNK: usize = 1 << 24;
 /// The most asked words handed to the sieve at once, for its copies.
 pub(super) const ASKED_CHUNK: usize = 1 << 26;
+/// The most right half-boards a job holds at once (2 GiB of words): past
+/// it (jobs of n >= 27 only; up to 1.9e9 right candidates at n = 28),
+/// each chunk of right ones is counted against all the left ones.
+pub(super) const RIGHT_CHUNK: usize = 1 << 28;
 
 /// Per-thread buffers, grown to the largest job and then reused.
 #[derive(Default)]
@@ -33,9 +37,10 @@ pub(super) struct Work {
     pub(super) right_pairing: pairs::Buffers,
     pub(super) matcher: SlicedMatcher,
     pub(super) sieve: Sieve,
-    /// The most stored and asked words one count takes at once:
-    /// [`STORED_CHUNK`] and [`ASKED_CHUNK`], smaller in tests.
-    pub(super) chunks: (usize, usize),
+    /// The most stored and asked words one count takes at once, and the
+    /// most right half-boards a job holds: [`STORED_CHUNK`],
+    /// [`ASKED_CHUNK`] and [`RIGHT_CHUNK`], smaller in tests.
+    pub(super) chunks: (usize, usize, usize),
 }
 
 impl Default for Work {
@@ -47,25 +52,40 @@ impl Default for Work {
             right_pairing: pairs::Buffers::default(),
             matcher: SlicedMatcher::default(),
             sieve: Sieve::default(),
-            chunks: (STORED_CHUNK, ASKED_CHUNK),
+            chunks: (STORED_CHUNK, ASKED_CHUNK, RIGHT_CHUNK),
         }
     }
 }
 
 impl Scratch {
-    /// A scratch that counts at most `stored` and `asked` words at once,
-    /// to try the chunked counting on small boards.
+    /// A scratch that counts at most `stored` and `asked` words at once
+    /// and holds at most `right` right half-boards, to try the chunked
+    /// counting on small boards.
     #[cfg(test)]
     #[must_use]
-    pub fn chunked(stored: usize, asked: usize) -> Self {
+    pub fn chunked(stored: usize, asked: usize, right: usize) -> Self {
         let mut scratch = Self::default();
-        scratch.work.chunks = (stored, asked);
+        scratch.work.chunks = (stored, asked, right);
         scratch
     }
 
     /// Let each job's sieve take at most `cuts` cut bits from now on.
     pub fn set_max_cuts(&mut self, cuts: usize) {
         self.work.sieve.set_max_cuts(cuts);
+    }
+
+    /// What the jobs run on this scratch did so far (their half-boards
+    /// and pairs tested; where the time went only if [`Self::set_timed`]).
+    #[must_use]
+    pub fn tally(&self) -> Tally {
+        self.work.sieve.tally
+    }
+
+    /// Time where the jobs' time goes from now on (two clock readings a
+    /// bucket of the sieve), or stop; and start the tally again.
+    pub fn set_timed(&mut self, timed: bool) {
+        self.work.sieve.timed = timed;
+        self.work.sieve.tally = Tally::default();
     }
 
     /// Take the loops `features` allow from now on.

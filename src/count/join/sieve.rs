@@ -20,8 +20,36 @@
 //! n = 18 that leaves at most 30 of the 34 window bits, so six chunks of
 //! five instead of seven.
 
+use std::time::{Duration, Instant};
+
 use super::matcher::{CHUNK, SlicedMatcher, TAG};
 use crate::cpu::Features;
+
+/// What the jobs run on one scratch did: the half-boards made, the pairs
+/// the matcher tested, and (where timed) where the time went. For
+/// profiles of the join's growth (`queens::internals::join_unit_tally`,
+/// `benches/join_growth.rs`); the counts are kept always (a few additions
+/// per chunk), the times only when asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Tally {
+    /// Left half-boards made, over every pass.
+    pub left: u64,
+    /// Right half-boards made (their queries).
+    pub right: u64,
+    /// Passes over the left pieces: one a right chunk.
+    pub left_passes: u64,
+    /// (stored word, query) pairs the matcher tested, padding left out:
+    /// what the sieve did not rule out.
+    pub tested: u128,
+    /// Time counting chunks against each other (the sieve and the
+    /// matcher); the rest of a job's time is making half-boards.
+    pub counting: Duration,
+    /// Of `counting`: ranking cut bits and bucketing words.
+    pub sieving: Duration,
+    /// Of `counting`: building the matchers' tables.
+    pub building: Duration,
+}
 
 /// The most cut bits a job may use by default: 64 buckets. A job takes at
 /// most `log2(stored / 512)` of them. (Measured with simultaneous pairs: a
@@ -51,6 +79,9 @@ pub struct Sieve {
     max_cuts: usize,
     /// The loops it may take (the CPU's, by default).
     features: Features,
+    /// What its counts did, for profiles; timed only where `timed`.
+    pub(super) tally: Tally,
+    pub(super) timed: bool,
     /// How many cuts the last count took (0: the plain matcher), for the
     /// tests to see that the sieve was used.
     #[cfg(test)]
@@ -67,6 +98,8 @@ impl Default for Sieve {
             query_cuts: Vec::new(),
             max_cuts: DEFAULT_CUTS,
             features: Features::default(),
+            tally: Tally::default(),
+            timed: false,
             #[cfg(test)]
             last_cuts: 0,
         }
@@ -123,6 +156,7 @@ impl Sieve {
         {
             return self.count_squeezed(stored, queries, Squeeze::new(live, bits, self.features));
         }
+        let started = self.timed.then(Instant::now);
         let ranked = rank_bits(stored, queries, bits, self.max_cuts);
         cut_values(stored, &ranked, &mut self.stored_cuts);
         cut_values(queries, &ranked, &mut self.query_cuts);
@@ -173,19 +207,27 @@ impl Sieve {
             &mut self.queries,
             |v| v & mask,
         );
+        if let Some(started) = started {
+            self.tally.sieving += started.elapsed();
+        }
         let mut total = 0;
         for bucket in 0..1usize << k {
             let words = &self.stored[stored_at[bucket]..stored_at[bucket + 1]];
             if words.is_empty() {
                 continue;
             }
+            let started = self.timed.then(Instant::now);
             self.matcher.build(words, squeeze.bits);
+            if let Some(started) = started {
+                self.tally.building += started.elapsed();
+            }
             // Every query group whose cut bits are a subset of `bucket`,
             // gathered so the bucket's tables are built once.
             let mut group = bucket;
             loop {
                 let qs = &self.queries[queries_at[group]..queries_at[group + 1]];
                 if !qs.is_empty() {
+                    self.tally.tested += (words.len() * qs.len()) as u128;
                     total += self.matcher.count_built(qs);
                 }
                 if group == 0 {
@@ -199,6 +241,7 @@ impl Sieve {
 
     /// The plain matcher on the words squeezed by `squeeze`.
     fn count_squeezed(&mut self, stored: &[u64], queries: &[u64], squeeze: Squeeze) -> u64 {
+        self.tally.tested += (stored.len() * queries.len()) as u128;
         if !squeeze.pext {
             return self.matcher.count(stored, queries, squeeze.bits);
         }

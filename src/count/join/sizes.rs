@@ -5,7 +5,7 @@
 //!
 //! A count's memory is mostly its threads' scratch, which grows with the
 //! plan's largest job; finding that job means computing every job's
-//! candidates, which is what takes the plan its time (207 s at n = 28 on
+//! candidates, which is what takes the plan its time (51 s at n = 28 on
 //! 2 threads), and counting the quarter's groups needs a walk of every
 //! placement on it (most of the rest). Pinning the sizes lets a count that
 //! would not fit be refused in milliseconds instead of after the plan
@@ -67,15 +67,16 @@ pub fn largest(n: u32, stage: Stage) -> Option<Largest> {
 
 /// Core-seconds the fixed middle's plan of an `n`-board takes to build
 /// (group sizes and job costs, both spread over the threads), n = 23 to
-/// 28: measured with `queens plan N` on 2 threads of an AMD EPYC
-/// (results/amd-epyc-2c: n = 25 7 s, 26 20 s, 27 83 s, 28 207 s).
+/// 28: the user time of `queens plan N` on 2 threads of an AMD EPYC
+/// (results/amd-epyc-2c/2026-11-26-plans.txt: wall 0.7 s at n = 23, 3.9 s
+/// at 25, 5.6 s at 26, 36 s at 27, 51 s at 28).
 const PLAN_CORE_SECONDS: [(u32, f64); 6] = [
-    (23, 3.0),
-    (24, 8.0),
-    (25, 14.0),
-    (26, 40.0),
-    (27, 166.0),
-    (28, 414.0),
+    (23, 0.9),
+    (24, 1.1),
+    (25, 5.7),
+    (26, 10.1),
+    (27, 60.0),
+    (28, 96.0),
 ];
 
 /// About how many seconds building the `n`-board's plan with `stage`
@@ -123,7 +124,7 @@ mod tests {
     }
 
     /// Prints each pin as the plan computes it: minutes (n = 28 takes
-    /// 207 s on 2 threads).
+    /// 51 s on 2 threads).
     #[test]
     #[ignore = "builds the plans of n = 17 to 28: minutes"]
     fn every_pin_is_what_the_plan_computes() {
