@@ -5,7 +5,8 @@
 //!
 //! `cargo bench --bench join_reach -- N [units=K] [seed=S] [cap=SECONDS]`
 //! (default 24 units, seed 2026, no cap; `benches/join-reach.sh` runs
-//! n = 23..28 and writes results/).
+//! n = 23..28 and writes results/); `... -- N ids=A,B,...` counts those
+//! units only and projects nothing.
 //!
 //! Each unit is counted alone on a fresh scratch
 //! (`queens::internals::join_unit_tally`), which also says what it did:
@@ -55,6 +56,30 @@ fn main() {
     plan.prepare();
     let prepare_secs = started.elapsed().as_secs_f64();
 
+    // `ids=A,B,...`: count those units, one per thread, and say what
+    // they did; no projection.
+    if let Some(ids) = value("ids") {
+        let ids: Vec<u32> = ids
+            .split(',')
+            .map(|id| id.parse().expect("ids=A,B"))
+            .collect();
+        let queue = Mutex::new(ids.into_iter().rev().collect::<Vec<u32>>());
+        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| {
+                    while let Some(id) = queue.lock().unwrap().pop() {
+                        count_one(&plan, n, id);
+                    }
+                });
+            }
+        });
+        println!(
+            "n = {n}: plan {plan_secs:.1} s, peak {:.2} GiB",
+            gib(peak_bytes())
+        );
+        return;
+    }
     let mut ids: Vec<u32> = (0..plan.len() as u32).collect();
     ids.sort_by_key(|&id| (plan.cost(id).expect("in the plan"), id));
     let total_cost: u128 = ids
@@ -114,25 +139,7 @@ fn main() {
                         skipped.lock().unwrap().push(id);
                         continue;
                     }
-                    let start = Instant::now();
-                    let (count, tally) =
-                        join_unit_tally(&plan, id).expect("a unit of the join's plan");
-                    let secs = start.elapsed().as_secs_f64();
-                    let counting = tally.counting.as_secs_f64();
-                    eprintln!(
-                        "n = {n}: unit {id} cost {cost} took {secs:.2} s: made {} left \
-                         ({} passes) and {} right half-boards in {:.2} s, tested {:.4e} pairs \
-                         in {counting:.2} s (sieve {:.2} s, tables {:.2} s), {count} solutions; \
-                         peak so far {:.2} GiB",
-                        tally.left,
-                        tally.left_passes,
-                        tally.right,
-                        secs - counting,
-                        tally.tested as f64,
-                        tally.sieving.as_secs_f64(),
-                        tally.building.as_secs_f64(),
-                        gib(peak_bytes()),
-                    );
+                    let secs = count_one(&plan, n, id);
                     times.lock().unwrap().push((id, cost, secs));
                 }
             });
@@ -211,6 +218,30 @@ fn main() {
             String::new()
         }
     );
+}
+
+/// Counts unit `id` alone, says on stderr what it did, and returns the
+/// seconds it took.
+fn count_one(plan: &Plan, n: u32, id: u32) -> f64 {
+    let cost = plan.cost(id).expect("in the plan");
+    let start = Instant::now();
+    let (count, tally) = join_unit_tally(plan, id).expect("a unit of the join's plan");
+    let secs = start.elapsed().as_secs_f64();
+    let counting = tally.counting.as_secs_f64();
+    eprintln!(
+        "n = {n}: unit {id} cost {cost} took {secs:.2} s: made {} left ({} passes) and {} right \
+         half-boards in {:.2} s, tested {:.4e} pairs in {counting:.2} s (sieve {:.2} s, tables \
+         {:.2} s), {count} solutions; peak so far {:.2} GiB",
+        tally.left,
+        tally.left_passes,
+        tally.right,
+        secs - counting,
+        tally.tested as f64,
+        tally.sieving.as_secs_f64(),
+        tally.building.as_secs_f64(),
+        gib(peak_bytes()),
+    );
+    secs
 }
 
 struct Stratum {

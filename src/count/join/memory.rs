@@ -102,11 +102,13 @@ const JOB_BYTES: u64 = (size_of::<u32>() + size_of::<u64>()) as u64;
 /// Bytes of a plan's family list, at most `n / 2 + 1` entries.
 const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
 
-/// What counting one chunk takes beyond the half-boards' own vectors: a
-/// stored word's copy and cut value in the sieve (10 bytes) and its share
-/// of the bit-sliced tables (4 bytes a chunk of 5 bits, 44 at n = 28); an
-/// asked word's copy and cut value (10).
-const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * (10 + 44) + ASKED_CHUNK as u64 * 10;
+/// What counting one chunk of left words takes beyond the half-boards'
+/// own vectors: a stored word's copy and cut value in the sieve (10
+/// bytes) and its share of the bit-sliced tables (4 bytes a chunk of 5
+/// bits, 44 at n = 28). The asked words' copies and cut values (10 bytes
+/// each) are [`ASKED_CHUNK`] of them at most, or the right side (at most
+/// [`RIGHT_CHUNK`]) where it is asked once for several chunks.
+const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * (10 + 44);
 
 /// Bytes a thread's [`Scratch`] takes per candidate of the largest job
 /// it runs (the half-board lists, the sieve's copies and cut values, the
@@ -128,7 +130,9 @@ fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest) -> u64 {
     } else {
         0
     };
-    let chunked = largest.right.min(RIGHT_CHUNK as u64) * 8 + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
+    let right = largest.right.min(RIGHT_CHUNK as u64);
+    let asked = right.max(ASKED_CHUNK as u64) * 10;
+    let chunked = right * 8 + asked + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
     let buffers = (largest.candidates * SCRATCH_PER_CANDIDATE).min(chunked);
     SCRATCH_FLOOR + buffers + slices
 }

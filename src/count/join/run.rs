@@ -8,7 +8,7 @@ use super::odd::{Middle, OddGeometry};
 use super::plan::{Pieces, candidates};
 use super::quarter::Groups;
 use super::scratch::Work;
-use super::sieve::Sieve;
+use super::sieve::{Sieve, or_all};
 use super::tables::Quarters;
 use super::{Job, JoinPlan, Kind, Scratch, Stage, pairs};
 use std::time::Instant;
@@ -195,13 +195,25 @@ impl Work {
         } = self;
         let (stored_chunk, right_chunk) = (*stored_chunk, *right_chunk);
         let sizes = (bits, stored_chunk, *asked_chunk);
-        let count = |sieve: &mut Sieve, lefts: &[u64], rights: &[u64]| {
+        let low = !0u64 >> (64 - bits);
+        // One chunk of left words against the right words `rights`.
+        // `asked`: whether the sieve holds `rights` as its asked side
+        // already (from an earlier chunk); `last`: whether no chunk came
+        // before and none will, so that there is nothing to share.
+        let count = |sieve: &mut Sieve, lefts: &[u64], rights: &[u64], asked: &mut bool, last| {
             sieve.tally.left += lefts.len() as u64;
             let started = sieve.timed.then(Instant::now);
             let pairs = if either && lefts.len() > rights.len() {
+                *asked = false;
                 count_in_chunks(sieve, rights, lefts, sizes)
-            } else {
+            } else if !*asked && last {
                 count_in_chunks(sieve, lefts, rights, sizes)
+            } else {
+                if !*asked {
+                    sieve.ask(rights, lefts, or_all(rights) & low, bits);
+                    *asked = true;
+                }
+                sieve.count_asked(lefts)
             };
             if let Some(started) = started {
                 sieve.tally.counting += started.elapsed();
@@ -210,8 +222,8 @@ impl Work {
         };
         let mut pairs = 0;
         if right_fits {
-            let mut made = false;
-            let mut per_left = |chunk: &mut Vec<u64>| {
+            let (mut made, mut asked) = (false, false);
+            let mut per_left = |chunk: &mut Vec<u64>, last: bool| {
                 if !made {
                     made = true;
                     queries.clear();
@@ -220,26 +232,29 @@ impl Work {
                     sieve.tally.right += queries.len() as u64;
                     sieve.tally.left_passes += 1;
                 }
-                pairs += count(sieve, chunk, queries);
+                pairs += count(sieve, chunk, queries, &mut asked, last);
                 chunk.clear();
             };
             words.clear();
-            left((&mut *words, stored_chunk, &mut per_left), pairing);
+            let full = &mut |chunk: &mut Vec<u64>| per_left(chunk, false);
+            left((&mut *words, stored_chunk, full), pairing);
             if !words.is_empty() {
-                per_left(words);
+                per_left(words, true);
             }
         } else {
             let mut per_right = |rights: &mut Vec<u64>| {
                 sieve.tally.right += rights.len() as u64;
                 sieve.tally.left_passes += 1;
-                let mut per_left = |chunk: &mut Vec<u64>| {
-                    pairs += count(sieve, chunk, rights);
+                let mut asked = false;
+                let mut per_left = |chunk: &mut Vec<u64>, last: bool| {
+                    pairs += count(sieve, chunk, rights, &mut asked, last);
                     chunk.clear();
                 };
                 words.clear();
-                left((&mut *words, stored_chunk, &mut per_left), pairing);
+                let full = &mut |chunk: &mut Vec<u64>| per_left(chunk, false);
+                left((&mut *words, stored_chunk, full), pairing);
                 if !words.is_empty() {
-                    per_left(words);
+                    per_left(words, true);
                 }
                 rights.clear();
             };
@@ -292,6 +307,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % len as u64) as u32
         };
+        let mut sieved_in_chunks = 0;
         for (n, sample) in (4..=15).map(|n| (n, None)).chain([
             (16, Some(40)),
             (17, Some(40)),
@@ -310,11 +326,14 @@ mod tests {
             // Chunks of a few hundred words: the paths of n >= 26's
             // biggest jobs (left chunks) and of n >= 27's (right chunks
             // too), taken here by every job that has that many.
-            let (mut a, mut b, mut c, mut d) = (
+            // And left chunks big enough to sieve against right words
+            // bucketed once (n >= 27's path), from n = 20 on.
+            let (mut a, mut b, mut c, mut d, mut e) = (
                 Scratch::default(),
                 Scratch::default(),
                 Scratch::chunked(300, 500, usize::MAX),
                 Scratch::chunked(300, 500, 700),
+                Scratch::chunked(5000, 1 << 20, 40_000),
             );
             for id in ids {
                 let job = whole.job(id);
@@ -331,8 +350,21 @@ mod tests {
                     want,
                     "n = {n}, job {id}, chunked on both sides"
                 );
+                e.set_timed(false);
+                assert_eq!(
+                    whole.run_job(&job, &mut e),
+                    want,
+                    "n = {n}, job {id}, in sieved chunks"
+                );
+                if e.tally().left > 5000 && e.work.sieve.last_cuts() > 0 {
+                    sieved_in_chunks += 1;
+                }
             }
         }
+        assert!(
+            sieved_in_chunks > 3,
+            "{sieved_in_chunks} jobs sieved in chunks"
+        );
     }
 
     /// The deepest sieve (up to 14 cut bits, the default from n = 23)

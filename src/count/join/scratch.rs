@@ -15,10 +15,11 @@ use crate::cpu::Features;
 pub(super) const STORED_CHUNK: usize = 1 << 24;
 /// The most asked words handed to the sieve at once, for its copies.
 pub(super) const ASKED_CHUNK: usize = 1 << 26;
-/// The most right half-boards a job holds at once (2 GiB of words): past
-/// it (jobs of n >= 27 only; up to 1.9e9 right candidates at n = 28),
-/// each chunk of right ones is counted against all the left ones.
-pub(super) const RIGHT_CHUNK: usize = 1 << 28;
+/// The most right half-boards a job holds at once (1 GiB of words, and
+/// as much again in the sieve's bucketed copy): past it (jobs of n >= 27
+/// only; up to 1.9e9 right candidates at n = 28), each chunk of right
+/// ones is counted against all the left ones.
+pub(super) const RIGHT_CHUNK: usize = 1 << 27;
 
 /// Per-thread buffers, grown to the largest job and then reused.
 #[derive(Default)]
