@@ -142,6 +142,21 @@ mod tests {
     use super::*;
     use crate::count::join::{MIN_JOIN_N, Scratch};
 
+    /// The bound a count of n = 28 checks before it starts (issue 38):
+    /// at most 8 GiB a thread, so that `count 28 -j 2` starts on a 24 GiB
+    /// machine (it was 36 GiB on 2 threads while a job held its right
+    /// half-boards whole). From the pinned sizes: no plan is built.
+    #[test]
+    fn the_largest_board_fits_in_8_gib_a_thread() {
+        const GIB: u64 = 1 << 30;
+        for n in [26, 27, 28] {
+            let one = JoinPlan::count_bytes_floor(n, Stage::FixedMiddle, 1);
+            let two = JoinPlan::count_bytes_floor(n, Stage::FixedMiddle, 2);
+            assert!(two - one <= 8 * GIB, "n = {n}: {} a thread", two - one);
+            assert!(two <= 16 * GIB, "n = {n}: {two} on 2 threads");
+        }
+    }
+
     /// What a plan says it takes against what its vectors hold, after
     /// every job ran on one scratch: the plan and the tables exactly, the
     /// scratch within [`SCRATCH_PER_CANDIDATE`] per candidate and not
