@@ -137,7 +137,7 @@ impl JoinPlan {
 
     /// Whether `job`'s right half-boards fit in one of `work`'s right
     /// chunks: surely where the plan's largest job's candidates do (every
-    /// job to n = 26), else by the job's own candidates (one dot product,
+    /// job to n = 25), else by the job's own candidates (one dot product,
     /// or a few thousand lookups around a fixed middle: microseconds, on
     /// jobs of minutes).
     fn right_fits(&self, job: &Job, work: &Work) -> bool {
@@ -171,8 +171,8 @@ impl Work {
     /// queries.
     ///
     /// Where the right half-boards fit in one chunk (`right_fits`: every
-    /// job to n = 26), they are made once, when the first left chunk is
-    /// full or the left ones end (not at all for a job without left
+    /// job to n = 25, most of 26), they are made once, when the first left
+    /// chunk is full or the left ones end (not at all for a job without left
     /// half-boards), and every left chunk is counted against them. Where
     /// they do not, each chunk of right ones is counted against all the
     /// left ones, made again for each: one more pass over the left pieces
@@ -323,9 +323,9 @@ mod tests {
                 None => (0..whole.len() as u32).collect(),
                 Some(k) => (0..k).map(|_| draw(whole.len())).collect(),
             };
-            // Chunks of a few hundred words: the paths of n >= 26's
-            // biggest jobs (left chunks) and of n >= 27's (right chunks
-            // too), taken here by every job that has that many.
+            // Chunks of a few hundred words: the paths of the biggest
+            // jobs of n >= 26 (left chunks, and right chunks too), taken
+            // here by every job that has that many.
             // And left chunks big enough to sieve against right words
             // bucketed once (n >= 27's path), from n = 20 on.
             let (mut a, mut b, mut c, mut d, mut e) = (

@@ -16,9 +16,9 @@ pub(super) const STORED_CHUNK: usize = 1 << 24;
 /// The most asked words handed to the sieve at once, for its copies.
 pub(super) const ASKED_CHUNK: usize = 1 << 26;
 /// The most right half-boards a job holds at once (1 GiB of words, and
-/// as much again in the sieve's bucketed copy): past it (jobs of n >= 27
-/// only; up to 1.9e9 right candidates at n = 28), each chunk of right
-/// ones is counted against all the left ones.
+/// as much again in the sieve's bucketed copy): past it (the biggest jobs
+/// of n = 26 and 27, most of 28, up to 1.9e9 right candidates), each
+/// chunk of right ones is counted against all the left ones.
 pub(super) const RIGHT_CHUNK: usize = 1 << 27;
 
 /// Per-thread buffers, grown to the largest job and then reused.

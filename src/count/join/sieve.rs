@@ -331,7 +331,8 @@ struct Squeeze {
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     live: u64,
     /// Set only from [`Features::pext`], in [`Squeeze::new`]: the CPU has
-    /// BMI2.
+    /// BMI2. Read by x86-64's code only.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pext: bool,
     /// Bits in a squeezed word, at least 1.
     bits: u32,
