@@ -167,8 +167,8 @@ impl Work {
     /// likewise), on words of `bits` bits. With `either` (unweighted words
     /// on both sides) the shorter side of each count is the stored one,
     /// whose tables are cheaper to build (on average 2.2 times fewer right
-    /// half-boards than left ones at n = 19); else the right words are the
-    /// queries.
+    /// half-boards than left ones at n = 19), or the longer where both are
+    /// big ([`store_rights`]); else the right words are the queries.
     ///
     /// Where the right half-boards fit in one chunk (`right_fits`: every
     /// job to n = 25, most of 26), they are made once, when the first left
@@ -191,8 +191,10 @@ impl Work {
             right_pairing,
             sieve,
             chunks: (stored_chunk, asked_chunk, right_chunk),
+            longer_from,
             ..
         } = self;
+        let longer_from = *longer_from;
         let (stored_chunk, right_chunk) = (*stored_chunk, *right_chunk);
         let sizes = (bits, stored_chunk, *asked_chunk);
         let low = !0u64 >> (64 - bits);
@@ -203,7 +205,7 @@ impl Work {
         let count = |sieve: &mut Sieve, lefts: &[u64], rights: &[u64], asked: &mut bool, last| {
             sieve.tally.left += lefts.len() as u64;
             let started = sieve.timed.then(Instant::now);
-            let pairs = if either && lefts.len() > rights.len() {
+            let pairs = if either && store_rights(lefts.len(), rights.len(), longer_from) {
                 *asked = false;
                 count_in_chunks(sieve, rights, lefts, sizes)
             } else if !*asked && last {
@@ -265,6 +267,24 @@ impl Work {
             }
         }
         pairs
+    }
+}
+
+/// Whether a count of unweighted words (`either`) stores the right ones:
+/// the shorter side, whose tables are cheaper to build, unless both sides
+/// have `longer_from` words or more: then the longer side, on which the
+/// sieve may take more cut bits (at most `log2(stored / 512)`) while its
+/// buckets stay full. Measured on four units of n = 27 whose sides have
+/// millions of words (56071793, 34101560, 57496730, 63149848), both builds
+/// at once, one core each, two rounds: 29.2 and 28.7 s with the shorter
+/// side stored, 14.8 and 14.1 s with the longer; n = 25's sample of 16
+/// units, few of whose jobs are that big: 2.47 and 2.45 s against 2.48 and
+/// 2.49 (results/amd-epyc-2c/2026-11-26-join-reach.txt).
+fn store_rights(lefts: usize, rights: usize, longer_from: usize) -> bool {
+    if lefts.min(rights) >= longer_from {
+        rights > lefts
+    } else {
+        lefts > rights
     }
 }
 
@@ -333,7 +353,7 @@ mod tests {
                 Scratch::default(),
                 Scratch::chunked(300, 500, usize::MAX),
                 Scratch::chunked(300, 500, 700),
-                Scratch::chunked(5000, 1 << 20, 40_000),
+                Scratch::chunked(5000, 1 << 20, 40_000).storing_longer_from(3000),
             );
             for id in ids {
                 let job = whole.job(id);

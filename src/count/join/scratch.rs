@@ -21,6 +21,10 @@ pub(super) const ASKED_CHUNK: usize = 1 << 26;
 /// chunk of right ones is counted against all the left ones.
 pub(super) const RIGHT_CHUNK: usize = 1 << 27;
 
+/// Where both sides of a job's unweighted count have this many words,
+/// the longer one is stored (see `run::store_rights`).
+pub(super) const LONGER_FROM: usize = 1 << 20;
+
 /// Per-thread buffers, grown to the largest job and then reused.
 #[derive(Default)]
 pub struct Scratch {
@@ -42,6 +46,8 @@ pub(super) struct Work {
     /// most right half-boards a job holds: [`STORED_CHUNK`],
     /// [`ASKED_CHUNK`] and [`RIGHT_CHUNK`], smaller in tests.
     pub(super) chunks: (usize, usize, usize),
+    /// [`LONGER_FROM`], smaller in tests.
+    pub(super) longer_from: usize,
 }
 
 impl Default for Work {
@@ -54,6 +60,7 @@ impl Default for Work {
             matcher: SlicedMatcher::default(),
             sieve: Sieve::default(),
             chunks: (STORED_CHUNK, ASKED_CHUNK, RIGHT_CHUNK),
+            longer_from: LONGER_FROM,
         }
     }
 }
@@ -68,6 +75,15 @@ impl Scratch {
         let mut scratch = Self::default();
         scratch.work.chunks = (stored, asked, right);
         scratch
+    }
+
+    /// The same scratch, storing the longer side of an unweighted count
+    /// from `words` words a side on, to try that on small boards.
+    #[cfg(test)]
+    #[must_use]
+    pub fn storing_longer_from(mut self, words: usize) -> Self {
+        self.work.longer_from = words;
+        self
     }
 
     /// Let each job's sieve take at most `cuts` cut bits from now on.
