@@ -237,12 +237,7 @@ impl Work {
                 pairs += count(sieve, chunk, queries, &mut asked, last);
                 chunk.clear();
             };
-            words.clear();
-            let full = &mut |chunk: &mut Vec<u64>| per_left(chunk, false);
-            left((&mut *words, stored_chunk, full), pairing);
-            if !words.is_empty() {
-                per_left(words, true);
-            }
+            left_pass((words, stored_chunk), &mut left, pairing, &mut per_left);
         } else {
             let mut per_right = |rights: &mut Vec<u64>| {
                 sieve.tally.right += rights.len() as u64;
@@ -252,12 +247,7 @@ impl Work {
                     pairs += count(sieve, chunk, rights, &mut asked, last);
                     chunk.clear();
                 };
-                words.clear();
-                let full = &mut |chunk: &mut Vec<u64>| per_left(chunk, false);
-                left((&mut *words, stored_chunk, full), pairing);
-                if !words.is_empty() {
-                    per_left(words, true);
-                }
+                left_pass((words, stored_chunk), &mut left, pairing, &mut per_left);
                 rights.clear();
             };
             queries.clear();
@@ -267,6 +257,24 @@ impl Work {
             }
         }
         pairs
+    }
+}
+
+/// One pass over a job's left half-boards: `left` makes them into `words`,
+/// handing each full chunk (`stored_chunk` words) to `per_left` with
+/// `last` false, and what remains at the end with `last` true (where no
+/// chunk came before, it is the only one).
+fn left_pass(
+    (words, stored_chunk): (&mut Vec<u64>, usize),
+    left: &mut impl FnMut(pairs::Chunks<'_>, &mut pairs::Buffers),
+    pairing: &mut pairs::Buffers,
+    per_left: &mut impl FnMut(&mut Vec<u64>, bool),
+) {
+    words.clear();
+    let full = &mut |chunk: &mut Vec<u64>| per_left(chunk, false);
+    left((&mut *words, stored_chunk, full), pairing);
+    if !words.is_empty() {
+        per_left(words, true);
     }
 }
 

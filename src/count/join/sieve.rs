@@ -146,7 +146,8 @@ impl Sieve {
         let low = !0u64 >> (64 - bits);
         let live = or_all(stored) & or_all(queries) & low;
         self.ask(queries, stored, live, bits);
-        self.count_asked(stored)
+        // `ask` took `stored`'s cut values already, as its sample.
+        self.count_with_asked(stored, true)
     }
 
     /// Takes `queries` (words of the low `bits` bits) as the asked side of
@@ -244,15 +245,21 @@ impl Sieve {
     /// Counts the weighted compatible pairs between `stored` and the
     /// queries of the last [`ask`](Self::ask).
     pub fn count_asked(&mut self, stored: &[u64]) -> u64 {
+        self.count_with_asked(stored, false)
+    }
+
+    /// [`count_asked`](Self::count_asked), `stored`'s cut values already
+    /// in `stored_cuts` where `cut` (it was the sample).
+    fn count_with_asked(&mut self, stored: &[u64], cut: bool) -> u64 {
         let Some(asked) = self.asked.take() else {
             panic!("count_asked before ask");
         };
-        let total = self.count_with(stored, &asked);
+        let total = self.count_with(stored, &asked, cut);
         self.asked = Some(asked);
         total
     }
 
-    fn count_with(&mut self, stored: &[u64], asked: &Asked) -> u64 {
+    fn count_with(&mut self, stored: &[u64], asked: &Asked, cut: bool) -> u64 {
         if stored.is_empty() || self.queries.is_empty() {
             return 0;
         }
@@ -267,7 +274,10 @@ impl Sieve {
         let started = self.timed.then(Instant::now);
         let k = *k;
         let mask = ((1u32 << k) - 1) as u16;
-        cut_values(stored, ranked, &mut self.stored_cuts);
+        if !cut {
+            cut_values(stored, ranked, &mut self.stored_cuts);
+        }
+        debug_assert_eq!(self.stored_cuts.len(), stored.len());
         let stored_at =
             squeeze.bucket((stored, &self.stored_cuts, 1 << k), &mut self.stored, |v| {
                 !v & mask
