@@ -9,7 +9,7 @@
 # the join), tune (the variant under measurement), depth (the rows a
 # constellations task fixes, at n = 20), plan (shards, a journal, Ctrl-C and
 # resume), times (n = 16..21 on the GPU, the constellations and the mirror
-# plans interleaved, and the CPU engines), big (n = 22, both plans),
+# plans interleaved, REPS rounds (3 unless set), and the CPU engines), big (n = 22, both plans),
 # scaling (the CPU engines on 1..16 threads), ygch (ygch/n_queens at
 # n = 20 and 21, when YGCH_N_QUEENS names its built binary: nothing is
 # fetched, the device has no network).
@@ -85,7 +85,7 @@ for phase in "$@"; do
       run gpu-n20-resumed "$bin" count 20 --gpu --checkpoint "$dir/j20"
       ;;
     times)
-      for rep in 1 2 3; do
+      for rep in $(seq "${REPS:-3}"); do
         run "gpu-constellations-16..21-rep$rep" "$bin" count 16..21 --gpu
         run "gpu-mirror-16..21-rep$rep" "$bin" count 16..21 --gpu --engine mirror
       done

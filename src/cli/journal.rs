@@ -52,11 +52,14 @@ pub fn open(
     #[allow(unused_mut)]
     let mut journal = match Journal::open(path, plan, ids, lock) {
         Ok(journal) => journal,
-        Err(busy @ OpenError::Busy { .. }) => {
+        Err(busy @ OpenError::Busy { waited, .. }) => {
             let waited = if wait.is_zero() {
                 String::new()
             } else {
-                format!(" (waited {} s; --lock-wait sets how long)", wait.as_secs())
+                format!(
+                    " (waited {} s; --lock-wait sets how long)",
+                    waited.as_secs()
+                )
             };
             return Err(anyhow::anyhow!("{busy}{waited}"));
         }
