@@ -63,14 +63,13 @@ pub(crate) struct Features {
 impl Features {
     /// No extension: the portable loops, and all that a CPU other than
     /// x86-64 gets.
-    #[cfg(any(test, not(target_arch = "x86_64")))]
     pub const PORTABLE: Self = Self {
         avx512: false,
         pext: false,
         bit_instructions: false,
     };
 
-    /// AVX-512F, VL, VPOPCNTDQ and POPCNT are there.
+    /// AVX-512F, VL, BW, VPOPCNTDQ and POPCNT are there.
     #[must_use]
     pub fn avx512(self) -> bool {
         self.avx512
@@ -116,7 +115,11 @@ impl Default for Features {
 fn probe() -> Features {
     use std::arch::is_x86_feature_detected as has;
     Features {
-        avx512: has!("avx512f") && has!("avx512vl") && has!("avx512vpopcntdq") && has!("popcnt"),
+        avx512: has!("avx512f")
+            && has!("avx512vl")
+            && has!("avx512bw")
+            && has!("avx512vpopcntdq")
+            && has!("popcnt"),
         pext: has!("bmi2") && !slow_pext(),
         bit_instructions: has!("bmi1") && has!("bmi2") && has!("popcnt") && has!("lzcnt"),
     }

@@ -120,10 +120,10 @@ impl SlicedMatcher {
                 self.small.extend_from_slice(stored);
                 Built::Small
             }
-            SMALL..=64 => Built::Single(build(&mut self.single, stored, chunks)),
-            65..=128 => Built::Narrow(build(&mut self.narrow, stored, chunks)),
-            129..=256 => Built::Mid(build(&mut self.mid, stored, chunks)),
-            _ => Built::Wide(build(&mut self.wide, stored, chunks)),
+            SMALL..=64 => Built::Single(build(&mut self.single, stored, chunks, self.features)),
+            65..=128 => Built::Narrow(build(&mut self.narrow, stored, chunks, self.features)),
+            129..=256 => Built::Mid(build(&mut self.mid, stored, chunks, self.features)),
+            _ => Built::Wide(build(&mut self.wide, stored, chunks, self.features)),
         };
     }
 
@@ -343,13 +343,31 @@ fn count_popcnt(table: &[[u64; 1]], queries: &[u64], chunks: usize) -> u64 {
 /// to every subset. Lanes past the stored words are never set, so padding
 /// never counts. This replaced building one column per window bit, lane by
 /// set bit, and then each entry as the AND of its columns (see the step
-/// table in results/).
-fn build<const L: usize>(tables: &mut Tables<L>, stored: &[u64], chunks: usize) -> usize {
+/// table in results/). With AVX-512 the tables are made another way, with
+/// the same entries: [`build_avx512`].
+fn build<const L: usize>(
+    tables: &mut Tables<L>,
+    stored: &[u64],
+    chunks: usize,
+    features: Features,
+) -> usize {
     let lanes = 64 * L;
     let blocks = stored.len().div_ceil(lanes);
     let table = &mut tables.entries;
     table.clear();
     table.resize(blocks * chunks * ENTRIES, [0; L]);
+    #[cfg(target_arch = "x86_64")]
+    if features.avx512() {
+        // SAFETY: `features.avx512()` is true only where the CPU has
+        // AVX-512F and BW (see `crate::cpu`).
+        #[allow(unsafe_code)]
+        unsafe {
+            build_avx512(table, stored, chunks);
+        }
+        return chunks;
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = features;
     for (block, words) in stored.chunks(lanes).enumerate() {
         let entries = &mut table[block * chunks * ENTRIES..][..chunks * ENTRIES];
         for (k, &word) in words.iter().enumerate() {
@@ -375,6 +393,60 @@ fn build<const L: usize>(tables: &mut Tables<L>, stored: &[u64], chunks: usize) 
         }
     }
     chunks
+}
+
+/// [`build`]'s entries from the columns of each chunk bit: for 64 stored
+/// words at a time, the chunk's bits of each word as a byte (a shift and a
+/// `vpmovqb` per 8 words), the lanes whose word lacks each bit by one
+/// `vptestnmb`, and each of the 32 entries as the AND of its bits'
+/// columns, in registers. Lanes past the stored words are masked off. The
+/// scalar build costs a read-modify-write per word and chunk and five OR
+/// passes over every chunk's entries.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn build_avx512<const L: usize>(table: &mut [[u64; L]], stored: &[u64], chunks: usize) {
+    use std::arch::x86_64::{
+        _mm_cvtsi32_si128, _mm_storel_epi64, _mm512_cvtepi64_epi8, _mm512_loadu_si512,
+        _mm512_set1_epi8, _mm512_srl_epi64, _mm512_testn_epi8_mask,
+    };
+    for (block, words) in stored.chunks(64 * L).enumerate() {
+        let entries = &mut table[block * chunks * ENTRIES..][..chunks * ENTRIES];
+        for (lane_word, group) in words.chunks(64).enumerate() {
+            let mut padded = [0u64; 64];
+            padded[..group.len()].copy_from_slice(group);
+            let valid = !0u64 >> (64 - group.len());
+            for (chunk, chunk_entries) in entries.chunks_exact_mut(ENTRIES).enumerate() {
+                let shift = _mm_cvtsi32_si128((CHUNK as usize * chunk) as i32);
+                let mut bytes = [0u8; 64];
+                for (eight, out) in padded.chunks_exact(8).zip(bytes.chunks_exact_mut(8)) {
+                    // SAFETY: `eight` is 8 words and `out` 8 bytes: the
+                    // load reads 64 bytes, the store writes 8, unaligned.
+                    #[allow(unsafe_code)]
+                    unsafe {
+                        let words = _mm512_loadu_si512(eight.as_ptr().cast());
+                        let low = _mm512_cvtepi64_epi8(_mm512_srl_epi64(words, shift));
+                        _mm_storel_epi64(out.as_mut_ptr().cast(), low);
+                    }
+                }
+                // SAFETY: `bytes` is 64 bytes.
+                #[allow(unsafe_code)]
+                let bytes = unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
+                let mut lacks = [0u64; CHUNK as usize];
+                for (bit, column) in lacks.iter_mut().enumerate() {
+                    *column = _mm512_testn_epi8_mask(bytes, _mm512_set1_epi8(1 << bit)) & valid;
+                }
+                let mut row = [0u64; ENTRIES];
+                row[0] = valid;
+                for subset in 1..ENTRIES {
+                    row[subset] =
+                        row[subset & (subset - 1)] & lacks[subset.trailing_zeros() as usize];
+                }
+                for (entry, &lanes) in chunk_entries.iter_mut().zip(&row) {
+                    entry[lane_word] = lanes;
+                }
+            }
+        }
+    }
 }
 
 /// Sums, over queries and blocks, the weighted popcount of the AND of the
@@ -414,7 +486,7 @@ pub(crate) fn path(features: Features) -> &'static str {
 pub fn count_portable(stored: &[u64], queries: &[u64], bits: u32) -> u64 {
     let chunks = bits.div_ceil(CHUNK) as usize;
     let mut tables = Tables::<8>::default();
-    let chunks = build::<8>(&mut tables, stored, chunks);
+    let chunks = build::<8>(&mut tables, stored, chunks, Features::PORTABLE);
     count_sliced::<8>(&tables.entries, queries, chunks)
 }
 
