@@ -88,6 +88,10 @@ pub struct Sieve {
     /// tests to see that the sieve was used.
     #[cfg(test)]
     last_cuts: usize,
+    /// How many counts stored right words by weight (`run::count_by_weight`),
+    /// for the tests to see that path taken.
+    #[cfg(test)]
+    pub(super) stored_by_weight: usize,
 }
 
 impl Default for Sieve {
@@ -105,6 +109,8 @@ impl Default for Sieve {
             timed: false,
             #[cfg(test)]
             last_cuts: 0,
+            #[cfg(test)]
+            stored_by_weight: 0,
         }
     }
 }
