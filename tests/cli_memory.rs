@@ -160,7 +160,7 @@ fn a_count_too_big_is_refused_before_its_plan_is_built() {
     one_error_line(
         assert,
         2,
-        &["counting n = 26 with the join engine needs about 7.2 GiB"],
+        &["counting n = 26 with the join engine needs about 10 GiB"],
     );
 }
 

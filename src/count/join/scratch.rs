@@ -7,12 +7,16 @@ use super::quarter::Slice;
 use super::sieve::{Sieve, Tally};
 use crate::cpu::Features;
 
-/// The most left half-boards a job holds at once: past it (jobs of n >= 26
-/// only), those made so far are counted against the right ones and
-/// dropped, so that a thread's buffers stay near the right side's words
-/// and these chunks' (16 M words, 128 MB, and the sieve's and matcher's
-/// copies of them).
-pub(super) const STORED_CHUNK: usize = 1 << 24;
+/// The most left half-boards a job holds at once, and the most words a
+/// count stores at once: past it (jobs of n >= 27 only), those made so far
+/// are counted against the right ones and dropped, so that a thread's
+/// buffers stay near the right side's words and these chunks' (64 M
+/// words, 512 MB, and the sieve's and matcher's copies of them). Chunks of
+/// 2^26 words let the sieve take 16 cut bits with buckets of 1024 words
+/// on average: two units of n = 28 took 133 and 109 s against 185 and
+/// 119 s with chunks of 2^24 and 14 cuts
+/// (results/amd-epyc-2c/2026-11-26-sixteen-cuts.txt).
+pub(super) const STORED_CHUNK: usize = 1 << 26;
 /// The most asked words handed to the sieve at once, for its copies.
 pub(super) const ASKED_CHUNK: usize = 1 << 26;
 /// The most right half-boards a job holds at once (1 GiB of words, and

@@ -58,8 +58,9 @@ pub struct Tally {
 /// and the size rule equals the flat 4 at n = 18 and 20 and the flat 6 at
 /// 22.) Larger boards take more: see [`super::JoinPlan::sieve_cuts`].
 pub const DEFAULT_CUTS: usize = 6;
-/// The most cut bits any job may use: 16384 buckets.
-pub const MAX_CUTS: usize = 14;
+/// The most cut bits any job may use: 65536 buckets (a cut value is a
+/// `u16`).
+pub const MAX_CUTS: usize = 16;
 
 /// Jobs with fewer stored words or queries than this are not sieved.
 const MIN_SIDE: usize = 4096;
@@ -492,6 +493,8 @@ fn cut_values(words: &[u64], cuts: &[u32], out: &mut Vec<u16>, features: Feature
         12 => fixed::<12>(words, cuts, out),
         13 => fixed::<13>(words, cuts, out),
         14 => fixed::<14>(words, cuts, out),
+        15 => fixed::<15>(words, cuts, out),
+        16 => fixed::<16>(words, cuts, out),
         _ => out.extend(words.iter().map(|&w| {
             cuts.iter()
                 .enumerate()
@@ -636,6 +639,7 @@ mod tests {
             &[13, 1, 3, 40, 5, 6, 7, 8][..],
             &[0; 14][..],
             &[45, 0, 22, 9, 31, 2, 17, 44, 5, 38, 11, 27, 8, 40][..],
+            &[45, 0, 22, 9, 31, 2, 17, 44, 5, 38, 11, 27, 8, 40, 1, 33][..],
             &[7][..],
         ] {
             let mut out = Vec::new();
