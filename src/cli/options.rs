@@ -200,7 +200,13 @@ mod tests {
     fn sieve_cuts_reach_the_sieves_cap() {
         let o = options(&[("QUEENS_SIEVE_CUTS", "16")]).unwrap();
         assert_eq!(o.sieve_cuts, Some(16));
-        assert!(options(&[("QUEENS_SIEVE_CUTS", "17")]).is_err());
+        let err = options(&[("QUEENS_SIEVE_CUTS", "17")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("QUEENS_SIEVE_CUTS=17") && err.contains("from 1 to 16"),
+            "{err}"
+        );
     }
 
     #[test]
