@@ -29,6 +29,11 @@ const ENTRIES: usize = 1 << CHUNK;
 /// Below this many stored words the plain loop wins over building tables.
 const SMALL: usize = 24;
 
+/// The most stored words whose tables are built at once (11 MiB of tables
+/// at 11 chunks): larger sets are counted a piece at a time, each query
+/// meeting the same blocks, so that the tables never grow with a job.
+pub(super) const PIECE: usize = 1 << 18;
+
 /// The first bit of a query's weight tag.
 pub const TAG: u32 = 62;
 
@@ -101,13 +106,18 @@ impl SlicedMatcher {
     }
 
     /// Counts the weighted compatible pairs between `stored` and `queries`,
-    /// whose words use only the low `bits` bits.
+    /// whose words use only the low `bits` bits: the tables of at most
+    /// [`PIECE`] stored words at a time.
     pub fn count(&mut self, stored: &[u64], queries: &[u64], bits: u32) -> u64 {
         if queries.is_empty() {
             return 0;
         }
-        self.build(stored, bits);
-        self.count_built(queries)
+        let mut total = 0;
+        for piece in stored.chunks(PIECE) {
+            self.build(piece, bits);
+            total += self.count_built(queries);
+        }
+        total
     }
 
     /// Builds the tables of `stored` (words of the low `bits` bits), to

@@ -3,11 +3,13 @@
 //! building the plan. The memory checks of [`crate::Plan`] read these.
 
 use super::halves::Geometry;
+use super::matcher::PIECE;
 use super::odd::OddGeometry;
 use super::plan::Pieces;
 use super::plan::{has_lefts, job_count, side};
 use super::quarter::{GroupSizes, Piece, QuarterTable};
 use super::scratch::{ASKED_CHUNK, RIGHT_CHUNK, STORED_CHUNK};
+use super::sieve::MAX_CUTS;
 use super::sizes::{self, Largest};
 use super::{JoinPlan, Kind, MAX_WHOLE_SIDE, Stage};
 
@@ -102,13 +104,15 @@ const JOB_BYTES: u64 = (size_of::<u32>() + size_of::<u64>()) as u64;
 /// Bytes of a plan's family list, at most `n / 2 + 1` entries.
 const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
 
-/// What counting one chunk of left words takes beyond the half-boards'
-/// own vectors: a stored word's copy and cut value in the sieve (10
-/// bytes) and its share of the bit-sliced tables (4 bytes a chunk of 5
-/// bits, 44 at n = 28). The asked words' copies and cut values (10 bytes
-/// each) are [`ASKED_CHUNK`] of them at most, or the right side (at most
-/// [`RIGHT_CHUNK`]) where it is asked once for several chunks.
-const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * (10 + 44);
+/// What counting one chunk of stored words takes beyond the half-boards'
+/// own vectors: a stored word's copy and cut value in the sieve (12
+/// bytes); the bit-sliced tables of at most [`PIECE`] words at once (4
+/// bytes a word and chunk of 5 bits, 44 at n = 28); and the sieve's
+/// histograms and bucket starts (about 40 bytes a bucket). The asked
+/// words' copies and cut values (12 bytes each) are [`ASKED_CHUNK`] of
+/// them at most, or the right side (at most [`RIGHT_CHUNK`]) where it is
+/// asked once for several chunks.
+const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * 12 + PIECE as u64 * 44 + (40 << MAX_CUTS);
 
 /// Bytes a thread's [`Scratch`] takes per candidate of the largest job
 /// it runs (the half-board lists, the sieve's copies and cut values, the
@@ -131,7 +135,7 @@ fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest) -> u64 {
         0
     };
     let right = largest.right.min(RIGHT_CHUNK as u64);
-    let asked = right.max(ASKED_CHUNK as u64) * 10;
+    let asked = right.max(ASKED_CHUNK as u64) * 12;
     let chunked = right * 8 + asked + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
     let buffers = (largest.candidates * SCRATCH_PER_CANDIDATE).min(chunked);
     SCRATCH_FLOOR + buffers + slices

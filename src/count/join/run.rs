@@ -396,7 +396,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % len as u64) as u32
         };
-        let (mut sieved_in_chunks, mut by_weight) = (0, 0);
+        let (mut sieved_in_chunks, mut by_weight, mut greedily) = (0, 0, 0);
         for (n, sample) in (4..=15).map(|n| (n, None)).chain([
             (16, Some(40)),
             (17, Some(40)),
@@ -427,6 +427,8 @@ mod tests {
                 Scratch::chunked(5000, 1 << 20, 40_000),
                 Scratch::chunked(5000, 1 << 20, 40_000).storing_longer_from(3000),
             );
+            // The longer side stored and the cuts ranked greedily.
+            f.work.sieve.rank_greedily_always();
             for id in ids {
                 let job = whole.job(id);
                 assert_eq!(sliced.job(id), job);
@@ -458,7 +460,9 @@ mod tests {
                 );
             }
             by_weight += f.work.sieve.stored_by_weight;
+            greedily += f.work.sieve.ranked_greedily;
         }
+        assert!(greedily > 3, "{greedily} asks ranked their cuts greedily");
         assert!(
             sieved_in_chunks > 3,
             "{sieved_in_chunks} jobs sieved in chunks"

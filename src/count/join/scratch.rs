@@ -10,15 +10,14 @@ use crate::cpu::Features;
 /// The most left half-boards a job holds at once, and the most words a
 /// count stores at once: past it (jobs of n >= 27 only), those made so far
 /// are counted against the right ones and dropped, so that a thread's
-/// buffers stay near the right side's words and these chunks' (64 M
-/// words, 512 MB, and the sieve's and matcher's copies of them). Chunks of
-/// 2^26 words let the sieve take 16 cut bits with buckets of 1024 words
-/// on average: two units of n = 28 took 133 and 109 s against 185 and
-/// 119 s with chunks of 2^24 and 14 cuts
-/// (results/amd-epyc-2c/2026-11-26-sixteen-cuts.txt).
-pub(super) const STORED_CHUNK: usize = 1 << 26;
+/// buffers stay near the right side's words and these chunks' (128 M
+/// words, 1 GiB, and the sieve's copies of them). Chunks of 2^27 words
+/// let the sieve take 18 cut bits with buckets of 512 words on average:
+/// two units of n = 28 took 0.83 of the time they took with chunks of
+/// 2^26 and 16 cuts (results/amd-epyc-2c/2026-11-26-greedy-cuts.txt).
+pub(super) const STORED_CHUNK: usize = 1 << 27;
 /// The most asked words handed to the sieve at once, for its copies.
-pub(super) const ASKED_CHUNK: usize = 1 << 26;
+pub(super) const ASKED_CHUNK: usize = 1 << 27;
 /// The most right half-boards a job holds at once (1 GiB of words, and
 /// as much again in the sieve's bucketed copy): past it (the biggest jobs
 /// of n = 26 and 27, most of 28, up to 1.9e9 right candidates), each

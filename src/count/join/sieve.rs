@@ -22,7 +22,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::matcher::{CHUNK, SlicedMatcher, TAG};
+use super::matcher::{CHUNK, PIECE, SlicedMatcher, TAG};
 use crate::cpu::Features;
 
 /// What the jobs run on one scratch did: the half-boards made, the pairs
@@ -58,9 +58,9 @@ pub struct Tally {
 /// and the size rule equals the flat 4 at n = 18 and 20 and the flat 6 at
 /// 22.) Larger boards take more: see [`super::JoinPlan::sieve_cuts`].
 pub const DEFAULT_CUTS: usize = 6;
-/// The most cut bits any job may use: 65536 buckets (a cut value is a
-/// `u16`).
-pub const MAX_CUTS: usize = 16;
+/// The most cut bits any job may use: 262,144 buckets, of 512 words on
+/// average in a stored chunk of 2^27 words. (A cut value is a `u32`.)
+pub const MAX_CUTS: usize = 18;
 
 /// Jobs with fewer stored words or queries than this are not sieved.
 const MIN_SIDE: usize = 4096;
@@ -74,12 +74,15 @@ pub struct Sieve {
     queries: Vec<u64>,
     /// Each word's value on all ranked cut bits, computed once and used
     /// for the histograms and both bucketings.
-    stored_cuts: Vec<u16>,
-    query_cuts: Vec<u16>,
+    stored_cuts: Vec<u32>,
+    query_cuts: Vec<u32>,
     /// The most cut bits a job may take ([`DEFAULT_CUTS`] unless set).
     max_cuts: usize,
     /// The loops it may take (the CPU's, by default).
     features: Features,
+    /// The share of a job's pairs [`rank_greedily`] may sample
+    /// ([`GREEDY_SHARE`], more in tests).
+    greedy_share: f64,
     /// The queries of the last [`Sieve::ask`], bucketed in `queries`.
     asked: Option<Asked>,
     /// What its counts did, for profiles; timed only where `timed`.
@@ -93,6 +96,9 @@ pub struct Sieve {
     /// for the tests to see that path taken.
     #[cfg(test)]
     pub(super) stored_by_weight: usize,
+    /// How many asks ranked their cuts greedily, likewise.
+    #[cfg(test)]
+    pub(super) ranked_greedily: usize,
 }
 
 impl Default for Sieve {
@@ -105,6 +111,7 @@ impl Default for Sieve {
             query_cuts: Vec::new(),
             max_cuts: DEFAULT_CUTS,
             features: Features::default(),
+            greedy_share: GREEDY_SHARE,
             asked: None,
             tally: Tally::default(),
             timed: false,
@@ -112,6 +119,8 @@ impl Default for Sieve {
             last_cuts: 0,
             #[cfg(test)]
             stored_by_weight: 0,
+            #[cfg(test)]
+            ranked_greedily: 0,
         }
     }
 }
@@ -121,6 +130,13 @@ impl Sieve {
     #[cfg(test)]
     pub fn last_cuts(&self) -> usize {
         self.last_cuts
+    }
+
+    /// Rank the cuts greedily on any job big enough to sieve, to try
+    /// that ranking on small boards.
+    #[cfg(test)]
+    pub fn rank_greedily_always(&mut self) {
+        self.greedy_share = 1e-3;
     }
 
     /// Take at most `cuts` cut bits (1 to [`MAX_CUTS`]) from now on.
@@ -189,17 +205,21 @@ impl Sieve {
         // 16 cuts with buckets of 128 words took 1.55 times as long.) So
         // only that many bits are ranked and read.
         let most = ((sample.len() / 512).ilog2() as usize).min(self.max_cuts);
-        let mut ranked = rank_bits(sample, queries, bits, most);
+        let mut ranked = rank_bits((sample, queries, bits), most, self.greedy_share);
+        #[cfg(test)]
+        if greedy_sample(sample.len(), queries.len(), self.greedy_share).is_some() {
+            self.ranked_greedily += 1;
+        }
         cut_values(sample, &ranked, &mut self.stored_cuts, self.features);
         cut_values(queries, &ranked, &mut self.query_cuts, self.features);
         let mut stored_by = vec![0u64; 1 << most];
         self.stored_cuts
             .iter()
-            .for_each(|&v| stored_by[usize::from(v)] += 1);
+            .for_each(|&v| stored_by[v as usize] += 1);
         let mut queries_by = vec![0u64; 1 << most];
         self.query_cuts
             .iter()
-            .for_each(|&v| queries_by[usize::from(v)] += 1);
+            .for_each(|&v| queries_by[v as usize] += 1);
         let k = (0..=most)
             .min_by_key(|&k| {
                 // Each cut is also a bit less for the matcher to read.
@@ -224,7 +244,7 @@ impl Sieve {
         // the cut bits are squeezed out with the dead ones.
         let cuts = ranked[..k].iter().fold(0u64, |m, &t| m | 1 << t);
         let squeeze = Squeeze::new(live & !cuts, bits, self.features);
-        let mask = ((1u32 << k) - 1) as u16;
+        let mask = (1u32 << k) - 1;
         let at = squeeze.bucket(
             (queries, &self.query_cuts, 1 << k),
             &mut self.queries,
@@ -283,7 +303,7 @@ impl Sieve {
         };
         let started = self.timed.then(Instant::now);
         let k = *k;
-        let mask = ((1u32 << k) - 1) as u16;
+        let mask = (1u32 << k) - 1;
         if !cut {
             cut_values(stored, ranked, &mut self.stored_cuts, self.features);
         }
@@ -298,28 +318,29 @@ impl Sieve {
         let queries_at = &asked.at;
         let mut total = 0;
         for bucket in 0..1usize << k {
-            let words = &self.stored[stored_at[bucket]..stored_at[bucket + 1]];
-            if words.is_empty() {
-                continue;
-            }
-            let started = self.timed.then(Instant::now);
-            self.matcher.build(words, squeeze.bits);
-            if let Some(started) = started {
-                self.tally.building += started.elapsed();
-            }
-            // Every query group whose cut bits are a subset of `bucket`,
-            // gathered so the bucket's tables are built once.
-            let mut group = bucket;
-            loop {
-                let qs = &self.queries[queries_at[group]..queries_at[group + 1]];
-                if !qs.is_empty() {
-                    self.tally.tested += (words.len() * qs.len()) as u128;
-                    total += self.matcher.count_built(qs);
+            let bucket_words = &self.stored[stored_at[bucket]..stored_at[bucket + 1]];
+            // The tables of a piece of the bucket at a time (one, but
+            // for the rare bucket of more than `PIECE` words).
+            for words in bucket_words.chunks(PIECE) {
+                let started = self.timed.then(Instant::now);
+                self.matcher.build(words, squeeze.bits);
+                if let Some(started) = started {
+                    self.tally.building += started.elapsed();
                 }
-                if group == 0 {
-                    break;
+                // Every query group whose cut bits are a subset of
+                // `bucket`, gathered so the tables are built once.
+                let mut group = bucket;
+                loop {
+                    let qs = &self.queries[queries_at[group]..queries_at[group + 1]];
+                    if !qs.is_empty() {
+                        self.tally.tested += (words.len() * qs.len()) as u128;
+                        total += self.matcher.count_built(qs);
+                    }
+                    if group == 0 {
+                        break;
+                    }
+                    group = (group - 1) & bucket;
                 }
-                group = (group - 1) & bucket;
             }
         }
         total
@@ -390,9 +411,9 @@ impl Squeeze {
     /// as the last entry.
     fn bucket(
         self,
-        (words, values, buckets): (&[u64], &[u16], usize),
+        (words, values, buckets): (&[u64], &[u32], usize),
         out: &mut Vec<u64>,
-        key: impl Fn(u16) -> u16,
+        key: impl Fn(u32) -> u32,
     ) -> Vec<usize> {
         #[cfg(target_arch = "x86_64")]
         if self.pext {
@@ -426,15 +447,15 @@ mod pext {
     /// [`super::cut_values`] by `pext`: `order` puts the packed cut bits
     /// in rank order ([`super::in_rank_order`]).
     #[target_feature(enable = "bmi2")]
-    pub fn cut_values(words: &[u64], mask: u64, order: &[u16], out: &mut Vec<u16>) {
+    pub fn cut_values(words: &[u64], mask: u64, order: &[u32], out: &mut Vec<u32>) {
         out.extend(words.iter().map(|&w| order[_pext_u64(w, mask) as usize]));
     }
 
     #[target_feature(enable = "bmi2")]
     pub fn bucket(
-        items: (&[u64], &[u16], usize),
+        items: (&[u64], &[u32], usize),
         out: &mut Vec<u64>,
-        key: impl Fn(u16) -> u16,
+        key: impl Fn(u32) -> u32,
         live: u64,
     ) -> Vec<usize> {
         bucket_by(items, out, key, |w| squeeze(w, live))
@@ -444,10 +465,10 @@ mod pext {
 /// The value of the cut bits of `word`, the first cut as bit 0: one
 /// shift and mask per cut, unrolled for a fixed number of cuts.
 #[inline]
-fn cut_value<const N: usize>(word: u64, cuts: &[u32; N]) -> u16 {
+fn cut_value<const N: usize>(word: u64, cuts: &[u32; N]) -> u32 {
     let mut value = 0;
     for (i, &cut) in cuts.iter().enumerate() {
-        value |= (((word >> cut) & 1) as u16) << i;
+        value |= (((word >> cut) & 1) as u32) << i;
     }
     value
 }
@@ -457,8 +478,8 @@ fn cut_value<const N: usize>(word: u64, cuts: &[u32; N]) -> u16 {
 /// where the CPU has a fast `pext` and the cuts are distinct; else one
 /// shift and mask per cut, the loop unrolled for each number of cuts (a
 /// loop over a slice of cuts instead made n = 20 7% slower).
-fn cut_values(words: &[u64], cuts: &[u32], out: &mut Vec<u16>, features: Features) {
-    fn fixed<const N: usize>(words: &[u64], cuts: &[u32], out: &mut Vec<u16>) {
+fn cut_values(words: &[u64], cuts: &[u32], out: &mut Vec<u32>, features: Features) {
+    fn fixed<const N: usize>(words: &[u64], cuts: &[u32], out: &mut Vec<u32>) {
         let cuts: &[u32; N] = cuts.try_into().expect("N cuts");
         out.extend(words.iter().map(|&w| cut_value(w, cuts)));
     }
@@ -495,10 +516,12 @@ fn cut_values(words: &[u64], cuts: &[u32], out: &mut Vec<u16>, features: Feature
         14 => fixed::<14>(words, cuts, out),
         15 => fixed::<15>(words, cuts, out),
         16 => fixed::<16>(words, cuts, out),
+        17 => fixed::<17>(words, cuts, out),
+        18 => fixed::<18>(words, cuts, out),
         _ => out.extend(words.iter().map(|&w| {
             cuts.iter()
                 .enumerate()
-                .fold(0, |v, (i, &cut)| v | (((w >> cut) & 1) as u16) << i)
+                .fold(0, |v, (i, &cut)| v | (((w >> cut) & 1) as u32) << i)
         })),
     }
 }
@@ -507,7 +530,7 @@ fn cut_values(words: &[u64], cuts: &[u32], out: &mut Vec<u16>, features: Feature
 /// the order of their positions), the cut value: the same bits in the
 /// order of `cuts`. Distinct cuts only.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-fn in_rank_order(cuts: &[u32], mask: u64) -> Vec<u16> {
+fn in_rank_order(cuts: &[u32], mask: u64) -> Vec<u32> {
     let mut rank_of_packed = Vec::with_capacity(cuts.len());
     let mut rest = mask;
     while rest != 0 {
@@ -516,7 +539,7 @@ fn in_rank_order(cuts: &[u32], mask: u64) -> Vec<u16> {
         rank_of_packed.push(rank);
         rest &= rest - 1;
     }
-    let mut order = vec![0u16; 1 << cuts.len()];
+    let mut order = vec![0u32; 1 << cuts.len()];
     for packed in 1..order.len() {
         let low = rank_of_packed[packed.trailing_zeros() as usize];
         order[packed] = order[packed & (packed - 1)] | 1 << low;
@@ -529,14 +552,14 @@ fn in_rank_order(cuts: &[u32], mask: u64) -> Vec<u16> {
 /// bucket, and the end as the last entry.
 #[inline(always)]
 fn bucket_by(
-    (items, values, buckets): (&[u64], &[u16], usize),
+    (items, values, buckets): (&[u64], &[u32], usize),
     out: &mut Vec<u64>,
-    key: impl Fn(u16) -> u16,
+    key: impl Fn(u32) -> u32,
     map: impl Fn(u64) -> u64,
 ) -> Vec<usize> {
     let mut at = vec![0usize; buckets + 1];
     for &v in values {
-        at[usize::from(key(v)) + 1] += 1;
+        at[key(v) as usize + 1] += 1;
     }
     for b in 0..buckets {
         at[b + 1] += at[b];
@@ -545,7 +568,7 @@ fn bucket_by(
     out.clear();
     out.resize(items.len(), 0);
     for (&item, &v) in items.iter().zip(values) {
-        let b = usize::from(key(v));
+        let b = key(v) as usize;
         out[next[b]] = map(item);
         next[b] += 1;
     }
@@ -554,7 +577,11 @@ fn bucket_by(
 
 /// The `cuts` window bits set most often on both sides (sampled), most
 /// often first.
-fn rank_bits(stored: &[u64], queries: &[u64], bits: u32, cuts: usize) -> Vec<u32> {
+fn rank_bits(
+    (stored, queries, bits): (&[u64], &[u64], u32),
+    cuts: usize,
+    greedy_share: f64,
+) -> Vec<u32> {
     let mut in_stored = [0u64; 64];
     let mut in_queries = [0u64; 64];
     for &s in stored.iter().step_by(stored.len() / SAMPLE) {
@@ -565,7 +592,82 @@ fn rank_bits(stored: &[u64], queries: &[u64], bits: u32, cuts: usize) -> Vec<u32
     }
     let mut ranked: Vec<u32> = (0..bits).collect();
     ranked.sort_by_key(|&t| std::cmp::Reverse(in_stored[t as usize] * in_queries[t as usize]));
-    ranked.truncate(cuts);
+    match greedy_sample(stored.len(), queries.len(), greedy_share) {
+        Some(side) => rank_greedily((stored, queries, side), cuts, ranked),
+        None => {
+            ranked.truncate(cuts);
+            ranked
+        }
+    }
+}
+
+/// The share of a job's pairs [`rank_greedily`] samples: each takes about
+/// 80 ns to rank on, so about a hundredth of the job's time at a pass
+/// rate of a tenth, 5 ps a pair tested.
+const GREEDY_SHARE: f64 = 6e-8;
+
+/// Words per side [`rank_greedily`] samples for a count of `stored` words
+/// against `queries`, if any: `share` of its pairs, 128 to 1024 a side.
+/// Below 128 a side (jobs of fewer than 3e11 pairs by default: every job
+/// to n = 22) the cuts are ranked by frequency alone.
+fn greedy_sample(stored: usize, queries: usize, share: f64) -> Option<usize> {
+    let side = ((stored as f64 * queries as f64 * share).sqrt() as usize).min(1024);
+    (side >= 128).then_some(side)
+}
+
+/// The `cuts` bits that rule out the most sampled pairs of a stored word
+/// and a query (`side` of each), each taken given the ones before: the
+/// next cut is the bit set on both sides in the most pairs that no cut so
+/// far rules out. The diagonals of nearby squares go together, so
+/// ranking each bit by its own frequency spends cuts on pairs an earlier
+/// cut has already ruled out: on two units of n = 28 this halved the
+/// pairs tested. `by_frequency`: every bit, most frequent first, for the
+/// ties and for the cuts past what the sample can tell.
+fn rank_greedily(
+    (stored, queries, side): (&[u64], &[u64], usize),
+    cuts: usize,
+    by_frequency: Vec<u32>,
+) -> Vec<u32> {
+    let low = !(!0u64 << TAG);
+    let sample = |words: &[u64]| -> Vec<u64> {
+        let step = (words.len() / side).max(1);
+        words.iter().step_by(step).map(|&w| w & low).collect()
+    };
+    let (s, q) = (sample(stored), sample(queries));
+    // The shared bits of each sampled pair that no cut rules out yet,
+    // less the pairs that share none (no cut can rule them out).
+    let mut shared: Vec<u64> = s
+        .iter()
+        .flat_map(|&a| q.iter().map(move |&b| a & b))
+        .filter(|&w| w != 0)
+        .collect();
+    let mut ranked = Vec::with_capacity(cuts);
+    while ranked.len() < cuts && !shared.is_empty() {
+        let mut counts = [0u64; 64];
+        for &w in &shared {
+            tally(w, &mut counts);
+        }
+        // The most pairs; of equals, the most frequent bit.
+        let Some(best) = by_frequency
+            .iter()
+            .copied()
+            .filter(|&t| counts[t as usize] > 0)
+            .rev()
+            .max_by_key(|&t| counts[t as usize])
+        else {
+            break;
+        };
+        ranked.push(best);
+        shared.retain(|&w| w >> best & 1 == 0);
+    }
+    for t in by_frequency {
+        if ranked.len() == cuts {
+            break;
+        }
+        if !ranked.contains(&t) {
+            ranked.push(t);
+        }
+    }
     ranked
 }
 
@@ -580,33 +682,38 @@ fn tally(mut word: u64, counts: &mut [u64; 64]) {
 /// all the ranked cuts' values: for every query, the 64-word blocks of the
 /// buckets it visits (a bucket's words are padded to whole blocks), plus
 /// one block per bucket built and per (bucket, query group) call.
+///
+/// A bucket meets the query groups that are subsets of its index, so the
+/// queries and the groups it meets are sums over subsets, taken for every
+/// bucket at once (`k` passes over `2^k` sums) rather than by visiting the
+/// `3^k` (bucket, group) pairs: 387 million at 18 cuts.
 fn block_visits(stored_by: &[u64], queries_by: &[u64], k: usize) -> u64 {
     let mask = (1 << k) - 1;
     let mut sizes = vec![0u64; 1 << k];
-    let mut groups = vec![0u64; 1 << k];
+    let mut queries = vec![0u64; 1 << k];
     for value in 0..stored_by.len() {
         sizes[!value & mask] += stored_by[value];
-        groups[value & mask] += queries_by[value];
+        queries[value & mask] += queries_by[value];
     }
-    let mut visits = 0;
-    for (bucket, &size) in sizes.iter().enumerate().take(1 << k) {
-        if size == 0 {
-            continue;
-        }
-        let blocks = size.div_ceil(64);
-        visits += blocks * 4;
-        let mut group = bucket;
-        loop {
-            if groups[group] > 0 {
-                visits += groups[group] * blocks + 2;
+    let mut groups: Vec<u64> = queries.iter().map(|&q| u64::from(q > 0)).collect();
+    for bit in 0..k {
+        for index in 0..1usize << k {
+            if index >> bit & 1 == 1 {
+                let below = index ^ 1 << bit;
+                queries[index] += queries[below];
+                groups[index] += groups[below];
             }
-            if group == 0 {
-                break;
-            }
-            group = (group - 1) & bucket;
         }
     }
-    visits
+    sizes
+        .iter()
+        .zip(queries.iter().zip(&groups))
+        .filter(|&(&size, _)| size > 0)
+        .map(|(&size, (&asked, &met))| {
+            let blocks = size.div_ceil(64);
+            blocks * 4 + asked * blocks + met * 2
+        })
+        .sum()
 }
 
 #[cfg(test)]
@@ -647,11 +754,11 @@ mod tests {
             let mut portable = Vec::new();
             cut_values(&words, cuts, &mut portable, Features::PORTABLE);
             assert_eq!(out, portable, "{cuts:?}");
-            let plain: Vec<u16> = words
+            let plain: Vec<u32> = words
                 .iter()
                 .map(|&w| {
                     let bits = cuts.iter().enumerate();
-                    bits.map(|(i, &c)| (((w >> c) & 1) as u16) << i).sum()
+                    bits.map(|(i, &c)| (((w >> c) & 1) as u32) << i).sum()
                 })
                 .collect();
             assert_eq!(out, plain, "{cuts:?}");
@@ -693,6 +800,105 @@ mod tests {
         }
     }
 
+    /// The estimate by sums over subsets is the one that visits every
+    /// (bucket, query group) pair, on random histograms with empty values.
+    #[test]
+    fn block_visits_sum_over_subsets_as_the_pairs_do() {
+        fn by_pairs(stored_by: &[u64], queries_by: &[u64], k: usize) -> u64 {
+            let mask = (1 << k) - 1;
+            let mut sizes = vec![0u64; 1 << k];
+            let mut groups = vec![0u64; 1 << k];
+            for value in 0..stored_by.len() {
+                sizes[!value & mask] += stored_by[value];
+                groups[value & mask] += queries_by[value];
+            }
+            let mut visits = 0;
+            for (bucket, &size) in sizes.iter().enumerate().filter(|&(_, &s)| s > 0) {
+                let blocks = size.div_ceil(64);
+                visits += blocks * 4;
+                let mut group = bucket;
+                loop {
+                    if groups[group] > 0 {
+                        visits += groups[group] * blocks + 2;
+                    }
+                    if group == 0 {
+                        break;
+                    }
+                    group = (group - 1) & bucket;
+                }
+            }
+            visits
+        }
+        let mut x = 0x2026_1126_2000_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for most in [0, 1, 5, 9] {
+            let mut histogram = || -> Vec<u64> {
+                (0..1 << most)
+                    .map(|_| if next() % 3 == 0 { 0 } else { next() % 5000 })
+                    .collect()
+            };
+            let (stored_by, queries_by) = (histogram(), histogram());
+            for k in 0..=most {
+                assert_eq!(
+                    block_visits(&stored_by, &queries_by, k),
+                    by_pairs(&stored_by, &queries_by, k),
+                    "{k} of {most} cuts"
+                );
+            }
+        }
+    }
+
+    /// Where two bits always go together, ranking by frequency takes
+    /// both and the second rules out nothing; the greedy ranking takes
+    /// the one and then the bit that rules out the most of what is left:
+    /// its first `k` cuts never leave more sampled pairs than the first
+    /// `k` by frequency.
+    #[test]
+    fn greedy_cuts_rule_out_more_pairs_than_frequent_ones() {
+        let mut x = 0x2026_1126_3000_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        // Bit 1 copies bit 0, the most frequent; bits 2.. are rarer.
+        let mut word = || {
+            let w = next() & next() & 0xfff_fffc | u64::from(next() % 4 != 0);
+            w | (w & 1) << 1
+        };
+        let stored: Vec<u64> = (0..4096).map(|_| word()).collect();
+        let queries: Vec<u64> = (0..4096).map(|_| query(word(), 2)).collect();
+        let survivors = |cuts: &[u32]| {
+            let mask = cuts.iter().fold(0u64, |m, &c| m | 1 << c);
+            let q = queries.iter().map(|&w| w & !(!0 << TAG));
+            q.map(|q| stored.iter().filter(|&&s| s & q & mask == 0).count())
+                .sum::<usize>()
+        };
+        let by_frequency = rank_bits((&stored, &queries, 28), 8, 0.0);
+        let greedy = rank_greedily((&stored, &queries, 256), 8, (0..28).collect());
+        assert_eq!(&by_frequency[..2], &[0, 1], "{by_frequency:?}");
+        assert_eq!(greedy[0], 0, "{greedy:?}");
+        assert!(!greedy.contains(&1), "{greedy:?}");
+        let mut distinct = greedy.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 8, "{greedy:?}");
+        for k in 2..=8 {
+            let (g, f) = (survivors(&greedy[..k]), survivors(&by_frequency[..k]));
+            assert!(
+                g <= f,
+                "{k} cuts: {g} pairs left by greedy cuts, {f} by frequent ones"
+            );
+        }
+        assert!(survivors(&greedy[..2]) < survivors(&by_frequency[..2]));
+    }
+
     #[test]
     fn the_sieve_never_changes_the_count() {
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
@@ -703,6 +909,8 @@ mod tests {
             x
         };
         let mut sieve = Sieve::default();
+        let mut greedy = Sieve::default();
+        greedy.rank_greedily_always();
         // Too small to sieve, then big enough for 1 to 3 cuts and for 1 to
         // 4, then for up to 10 with the cap raised.
         for (len, asked, cut) in [
@@ -720,13 +928,13 @@ mod tests {
             let queries: Vec<u64> = (0..asked)
                 .map(|i| query(next() & next() & ((1 << 34) - 1), 1 << (i % 4)))
                 .collect();
-            assert_eq!(
-                sieve.count(&stored, &queries, 34),
-                count_naive(&stored, &queries),
-                "{len}"
-            );
+            let want = count_naive(&stored, &queries);
+            assert_eq!(sieve.count(&stored, &queries, 34), want, "{len}");
             assert_eq!(sieve.last_cuts > 0, cut, "{len}: {} cuts", sieve.last_cuts);
+            greedy.set_max_cuts(sieve.max_cuts);
+            assert_eq!(greedy.count(&stored, &queries, 34), want, "{len}, greedy");
         }
         assert!(sieve.last_cuts > DEFAULT_CUTS, "{} cuts", sieve.last_cuts);
+        assert!(greedy.last_cuts > DEFAULT_CUTS, "{} cuts", greedy.last_cuts);
     }
 }
