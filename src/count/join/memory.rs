@@ -107,12 +107,14 @@ const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
 /// What counting one chunk of stored words takes beyond the half-boards'
 /// own vectors: a stored word's copy and cut value in the sieve (12
 /// bytes); the bit-sliced tables of at most [`PIECE`] words at once (4
-/// bytes a word and chunk of 5 bits, 44 at n = 28); and the sieve's
-/// histograms and bucket starts (about 40 bytes a bucket). The asked
+/// bytes a word and chunk of 5 bits, 44 at n = 28); the sieve's
+/// histograms and bucket starts (about 40 bytes a bucket) and the shared
+/// bits of its greedy ranking's sample (a million words). The asked
 /// words' copies and cut values (12 bytes each) are [`ASKED_CHUNK`] of
 /// them at most, or the right side (at most [`RIGHT_CHUNK`]) where it is
 /// asked once for several chunks.
-const CHUNK_BYTES: u64 = STORED_CHUNK as u64 * 12 + PIECE as u64 * 44 + (40 << MAX_CUTS);
+const CHUNK_BYTES: u64 =
+    STORED_CHUNK as u64 * 12 + PIECE as u64 * 44 + (40 << MAX_CUTS) + (8 << 20);
 
 /// Bytes a thread's [`Scratch`] takes per candidate of the largest job
 /// it runs (the half-board lists, the sieve's copies and cut values, the

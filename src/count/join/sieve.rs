@@ -76,6 +76,8 @@ pub struct Sieve {
     /// for the histograms and both bucketings.
     stored_cuts: Vec<u32>,
     query_cuts: Vec<u32>,
+    /// The shared bits of [`rank_greedily`]'s sampled pairs.
+    shared: Vec<u64>,
     /// The most cut bits a job may take ([`DEFAULT_CUTS`] unless set).
     max_cuts: usize,
     /// The loops it may take (the CPU's, by default).
@@ -109,6 +111,7 @@ impl Default for Sieve {
             queries: Vec::new(),
             stored_cuts: Vec::new(),
             query_cuts: Vec::new(),
+            shared: Vec::new(),
             max_cuts: DEFAULT_CUTS,
             features: Features::default(),
             greedy_share: GREEDY_SHARE,
@@ -205,7 +208,8 @@ impl Sieve {
         // 16 cuts with buckets of 128 words took 1.55 times as long.) So
         // only that many bits are ranked and read.
         let most = ((sample.len() / 512).ilog2() as usize).min(self.max_cuts);
-        let mut ranked = rank_bits((sample, queries, bits), most, self.greedy_share);
+        let greedy = (self.greedy_share, &mut self.shared);
+        let mut ranked = rank_bits((sample, queries, bits), most, greedy);
         #[cfg(test)]
         if greedy_sample(sample.len(), queries.len(), self.greedy_share).is_some() {
             self.ranked_greedily += 1;
@@ -576,11 +580,13 @@ fn bucket_by(
 }
 
 /// The `cuts` window bits set most often on both sides (sampled), most
-/// often first.
+/// often first; or on jobs big enough for `greedy_share` of their pairs to
+/// be 128 words a side or more, ranked by [`rank_greedily`] (its sampled
+/// pairs' shared bits in `shared`).
 fn rank_bits(
     (stored, queries, bits): (&[u64], &[u64], u32),
     cuts: usize,
-    greedy_share: f64,
+    (greedy_share, shared): (f64, &mut Vec<u64>),
 ) -> Vec<u32> {
     let mut in_stored = [0u64; 64];
     let mut in_queries = [0u64; 64];
@@ -593,7 +599,7 @@ fn rank_bits(
     let mut ranked: Vec<u32> = (0..bits).collect();
     ranked.sort_by_key(|&t| std::cmp::Reverse(in_stored[t as usize] * in_queries[t as usize]));
     match greedy_sample(stored.len(), queries.len(), greedy_share) {
-        Some(side) => rank_greedily((stored, queries, side), cuts, ranked),
+        Some(side) => rank_greedily((stored, queries, side), cuts, ranked, shared),
         None => {
             ranked.truncate(cuts);
             ranked
@@ -627,6 +633,7 @@ fn rank_greedily(
     (stored, queries, side): (&[u64], &[u64], usize),
     cuts: usize,
     by_frequency: Vec<u32>,
+    shared: &mut Vec<u64>,
 ) -> Vec<u32> {
     let low = !(!0u64 << TAG);
     let sample = |words: &[u64]| -> Vec<u64> {
@@ -636,15 +643,16 @@ fn rank_greedily(
     let (s, q) = (sample(stored), sample(queries));
     // The shared bits of each sampled pair that no cut rules out yet,
     // less the pairs that share none (no cut can rule them out).
-    let mut shared: Vec<u64> = s
-        .iter()
-        .flat_map(|&a| q.iter().map(move |&b| a & b))
-        .filter(|&w| w != 0)
-        .collect();
+    shared.clear();
+    shared.extend(
+        s.iter()
+            .flat_map(|&a| q.iter().map(move |&b| a & b))
+            .filter(|&w| w != 0),
+    );
     let mut ranked = Vec::with_capacity(cuts);
     while ranked.len() < cuts && !shared.is_empty() {
         let mut counts = [0u64; 64];
-        for &w in &shared {
+        for &w in shared.iter() {
             tally(w, &mut counts);
         }
         // The most pairs; of equals, the most frequent bit.
@@ -880,8 +888,13 @@ mod tests {
             q.map(|q| stored.iter().filter(|&&s| s & q & mask == 0).count())
                 .sum::<usize>()
         };
-        let by_frequency = rank_bits((&stored, &queries, 28), 8, 0.0);
-        let greedy = rank_greedily((&stored, &queries, 256), 8, (0..28).collect());
+        let by_frequency = rank_bits((&stored, &queries, 28), 8, (0.0, &mut Vec::new()));
+        let greedy = rank_greedily(
+            (&stored, &queries, 256),
+            8,
+            (0..28).collect(),
+            &mut Vec::new(),
+        );
         assert_eq!(&by_frequency[..2], &[0, 1], "{by_frequency:?}");
         assert_eq!(greedy[0], 0, "{greedy:?}");
         assert!(!greedy.contains(&1), "{greedy:?}");
