@@ -7,7 +7,7 @@
 //! | `QUEENS_NO_AVX512`          | the join's portable matcher and pairing loops   |
 //! | `QUEENS_NO_PEXT`            | the join sieve without `pext`                   |
 //! | `QUEENS_PORTABLE`           | every loop portable, as on a CPU other than x86 |
-//! | `QUEENS_SIEVE_CUTS`         | the most cut bits of a join job's sieve (1-16)  |
+//! | `QUEENS_SIEVE_CUTS`         | the most cut bits of a join job's sieve (1-18)  |
 //! | `QUEENS_GPU_DEPTH`          | rows a GPU task fixes (1 to 30)                 |
 //! | `QUEENS_GPU_BATCHES`        | launches a GPU count is cut into (1 to 100000)  |
 //! | `QUEENS_GPU_BLOCK`          | GPU threads per block (32 to 1024, times 32)    |
@@ -54,7 +54,7 @@ fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Result<Options, UsageErr
         )));
     }
     gpu.dynamic_stride = on("QUEENS_GPU_DYNAMIC_STRIDE");
-    let cuts = number(&var, "QUEENS_SIEVE_CUTS", 1, 16)?;
+    let cuts = number(&var, "QUEENS_SIEVE_CUTS", 1, Options::MAX_SIEVE_CUTS)?;
     Ok(Options::default()
         .with_simd(simd)
         .with_gpu(gpu)
@@ -194,17 +194,18 @@ mod tests {
         );
     }
 
-    /// The join's sieve takes up to 16 cut bits: every cap up to it can be
+    /// The join's sieve takes up to 18 cut bits: every cap up to it can be
     /// asked for, and none past it.
     #[test]
     fn sieve_cuts_reach_the_sieves_cap() {
-        let o = options(&[("QUEENS_SIEVE_CUTS", "16")]).unwrap();
-        assert_eq!(o.sieve_cuts, Some(16));
-        let err = options(&[("QUEENS_SIEVE_CUTS", "17")])
+        assert_eq!(Options::MAX_SIEVE_CUTS, 18);
+        let o = options(&[("QUEENS_SIEVE_CUTS", "18")]).unwrap();
+        assert_eq!(o.sieve_cuts, Some(18));
+        let err = options(&[("QUEENS_SIEVE_CUTS", "19")])
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("QUEENS_SIEVE_CUTS=17") && err.contains("from 1 to 16"),
+            err.contains("QUEENS_SIEVE_CUTS=19") && err.contains("from 1 to 18"),
             "{err}"
         );
     }

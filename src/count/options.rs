@@ -21,11 +21,16 @@ pub struct Options {
     /// How the GPU executor cuts and launches its work.
     pub gpu: GpuOptions,
     /// The most cut bits a join job's sieve may bucket its words on (1 to
-    /// 14); `None`: the default measured for the board size.
+    /// [`Options::MAX_SIEVE_CUTS`]); `None`: the default measured for the
+    /// board size.
     pub sieve_cuts: Option<u32>,
 }
 
 impl Options {
+    /// The most cut bits any join job's sieve takes: a larger
+    /// [`sieve_cuts`](Self::sieve_cuts) counts as this.
+    pub const MAX_SIEVE_CUTS: u32 = crate::count::join::sieve::MAX_CUTS as u32;
+
     /// These options with `simd`.
     #[must_use]
     pub fn with_simd(self, simd: Simd) -> Self {
