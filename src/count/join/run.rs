@@ -474,7 +474,7 @@ mod tests {
         );
     }
 
-    /// The deepest sieve (up to 16 cut bits, the default from n = 23)
+    /// The deepest sieve (up to 18 cut bits, the default from n = 23)
     /// counts what the shallow one of n <= 22 counts, on the costliest jobs
     /// of n = 21 and 22, where the deep one takes more than 6 cuts.
     #[test]

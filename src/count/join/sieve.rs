@@ -157,8 +157,8 @@ impl Sieve {
     #[cfg(test)]
     pub fn bytes(&self) -> u64 {
         self.matcher.bytes()
-            + ((self.stored.capacity() + self.queries.capacity()) * 8
-                + (self.stored_cuts.capacity() + self.query_cuts.capacity()) * 2)
+            + ((self.stored.capacity() + self.queries.capacity() + self.shared.capacity()) * 8
+                + (self.stored_cuts.capacity() + self.query_cuts.capacity()) * 4)
                 as u64
     }
 
