@@ -729,6 +729,16 @@ mod tests {
     use super::*;
     use crate::count::join::matcher::{count_naive, query};
 
+    /// A xorshift generator from `seed`: the tests' random words.
+    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
     #[test]
     fn cut_values_read_the_cut_bits_in_order() {
         assert_eq!(cut_value(0b1010, &[1, 3, 5, 6, 7, 8]), 0b11);
@@ -738,13 +748,8 @@ mod tests {
             cut_value(1 << 40, &[3, 0, 5, 6, 7, 8, 9, 10, 11, 40]),
             1 << 9
         );
-        let mut x = 0x2026_1126_u64;
-        let random = (0..200).map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x >> 18
-        });
+        let mut next = xorshift(0x2026_1126_u64);
+        let random = (0..200).map(|_| next() >> 18);
         let words: Vec<u64> = [0b1010, 1 << 40, 1 << 13]
             .into_iter()
             .chain(random)
@@ -779,13 +784,7 @@ mod tests {
     /// uses, whatever the later chunks hold.
     #[test]
     fn queries_asked_once_count_every_chunk_alike() {
-        let mut x = 0x2026_1126_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2026_1126_u64);
         let mut sieve = Sieve::default();
         sieve.set_max_cuts(MAX_CUTS);
         for (len, chunk, asked) in [(600_000, 100_000, 40_000), (9_000, 3_000, 5_000)] {
@@ -837,17 +836,17 @@ mod tests {
             }
             visits
         }
-        let mut x = 0x2026_1126_2000_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2026_1126_2000_u64);
         for most in [0, 1, 5, 9] {
             let mut histogram = || -> Vec<u64> {
                 (0..1 << most)
-                    .map(|_| if next() % 3 == 0 { 0 } else { next() % 5000 })
+                    .map(|_| {
+                        if next().is_multiple_of(3) {
+                            0
+                        } else {
+                            next() % 5000
+                        }
+                    })
                     .collect()
             };
             let (stored_by, queries_by) = (histogram(), histogram());
@@ -868,16 +867,10 @@ mod tests {
     /// `k` by frequency.
     #[test]
     fn greedy_cuts_rule_out_more_pairs_than_frequent_ones() {
-        let mut x = 0x2026_1126_3000_u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x2026_1126_3000_u64);
         // Bit 1 copies bit 0, the most frequent; bits 2.. are rarer.
         let mut word = || {
-            let w = next() & next() & 0xfff_fffc | u64::from(next() % 4 != 0);
+            let w = next() & next() & 0xfff_fffc | u64::from(!next().is_multiple_of(4));
             w | (w & 1) << 1
         };
         let stored: Vec<u64> = (0..4096).map(|_| word()).collect();
@@ -914,13 +907,7 @@ mod tests {
 
     #[test]
     fn the_sieve_never_changes_the_count() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut sieve = Sieve::default();
         let mut greedy = Sieve::default();
         greedy.rank_greedily_always();
