@@ -265,8 +265,37 @@ macro_rules! sliced_kernel {
                     $load(entry.as_ptr().cast())
                 }
             };
+            let reduce = |sum: $vec| -> u64 {
+                let mut lanes = [0u64; $lanes];
+                // SAFETY: `lanes` is writable for the vector's width.
+                #[allow(unsafe_code)]
+                unsafe {
+                    $store(lanes.as_mut_ptr().cast(), sum);
+                }
+                lanes.iter().sum::<u64>()
+            };
             let mut total = 0u64;
-            for block in table.chunks_exact(C * ENTRIES) {
+            // Two blocks per pass over the queries: each query's chunk
+            // indices are worked out once for both.
+            let mut twos = table.chunks_exact(2 * C * ENTRIES);
+            for two in &mut twos {
+                let (first, second) = two.split_at(C * ENTRIES);
+                let mut sum = $zero();
+                for &q in queries {
+                    let index = q & (ENTRIES as u64 - 1);
+                    let mut a = entry(first, index);
+                    let mut b = entry(second, index);
+                    for chunk in 1..C {
+                        let index = (q >> (CHUNK as usize * chunk)) & (ENTRIES as u64 - 1);
+                        a = $and(a, entry(&first[chunk * ENTRIES..], index));
+                        b = $and(b, entry(&second[chunk * ENTRIES..], index));
+                    }
+                    let shift = _mm_cvtsi32_si128((q >> TAG) as i32);
+                    sum = $add(sum, $sll($add($popcnt(a), $popcnt(b)), shift));
+                }
+                total += reduce(sum);
+            }
+            for block in twos.remainder().chunks_exact(C * ENTRIES) {
                 let mut sum = $zero();
                 for &q in queries {
                     let mut acc = entry(block, q & (ENTRIES as u64 - 1));
@@ -277,13 +306,7 @@ macro_rules! sliced_kernel {
                     let shift = _mm_cvtsi32_si128((q >> TAG) as i32);
                     sum = $add(sum, $sll($popcnt(acc), shift));
                 }
-                let mut lanes = [0u64; $lanes];
-                // SAFETY: `lanes` is writable for the vector's width.
-                #[allow(unsafe_code)]
-                unsafe {
-                    $store(lanes.as_mut_ptr().cast(), sum);
-                }
-                total += lanes.iter().sum::<u64>();
+                total += reduce(sum);
             }
             total
         }
