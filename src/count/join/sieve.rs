@@ -14,6 +14,10 @@
 //! least). `k = 0` is the plain matcher. The result never depends on the
 //! cuts: only which pairs get tested does.
 //!
+//! Jobs too small for that to pay (fewer than [`MIN_SIDE`] words on a side)
+//! take the light sieve ([`light`]) where the CPU has AVX-512: at most two
+//! cuts, each side split on them as it is squeezed.
+//!
 //! Before matching, the words are squeezed (`pext`) down to the bits that
 //! can decide a pair: set in some stored word and some query, and not a
 //! cut (within a bucket, no query meets a stored word on a cut bit). At
@@ -24,6 +28,8 @@ use std::time::{Duration, Instant};
 
 use super::matcher::{CHUNK, PIECE, SlicedMatcher, TAG};
 use crate::cpu::Features;
+
+mod light;
 
 /// What the jobs run on one scratch did: the half-boards made, the pairs
 /// the matcher tested, and (where timed) where the time went. For
@@ -94,6 +100,9 @@ pub struct Sieve {
     /// tests to see that the sieve was used.
     #[cfg(test)]
     last_cuts: usize,
+    /// How many cuts the light sieve took on the last ask (0: none).
+    #[cfg(test)]
+    light_cuts: usize,
     /// How many counts stored right words by weight (`run::count_by_weight`),
     /// for the tests to see that path taken.
     #[cfg(test)]
@@ -120,6 +129,8 @@ impl Default for Sieve {
             timed: false,
             #[cfg(test)]
             last_cuts: 0,
+            #[cfg(test)]
+            light_cuts: 0,
             #[cfg(test)]
             stored_by_weight: 0,
             #[cfg(test)]
@@ -188,6 +199,7 @@ impl Sieve {
         #[cfg(test)]
         {
             self.last_cuts = 0;
+            self.light_cuts = 0;
         }
         self.asked = None;
         // Choosing costs a few passes over the words; it can only pay back
@@ -198,7 +210,7 @@ impl Sieve {
             || queries.len() < MIN_SIDE
             || live.count_ones() < self.max_cuts as u32
         {
-            self.ask_plainly(queries, Squeeze::new(live, bits, self.features));
+            self.ask_lightly(queries, sample, live, bits);
             return;
         }
         let started = self.timed.then(Instant::now);
@@ -261,8 +273,31 @@ impl Sieve {
         ranked.truncate(k);
         self.asked = Some(Asked {
             squeeze,
-            cuts: Some((ranked, k)),
+            cuts: Cuts::Ranked(ranked, k),
             at,
+        });
+    }
+
+    /// [`ask`](Self::ask) for a job too small for the sieve: the queries
+    /// squeezed and split on the light sieve's cuts, where they pay.
+    fn ask_lightly(&mut self, queries: &[u64], sample: &[u64], live: u64, bits: u32) {
+        let cuts = light::choose(sample, queries, live, self.features);
+        #[cfg(test)]
+        {
+            self.light_cuts = cuts.count_ones() as usize;
+        }
+        if cuts == 0 {
+            self.ask_plainly(queries, Squeeze::new(live, bits, self.features));
+            return;
+        }
+        // As in a bucket of the sieve, no query meets a stored word it is
+        // counted against on a cut bit.
+        let squeeze = Squeeze::new(live & !cuts, bits, self.features);
+        let at = light::split(squeeze, cuts, queries, &mut self.queries, self.features);
+        self.asked = Some(Asked {
+            squeeze,
+            cuts: Cuts::Light(cuts, at),
+            at: Vec::new(),
         });
     }
 
@@ -271,7 +306,7 @@ impl Sieve {
         squeeze.copy(queries, &mut self.queries);
         self.asked = Some(Asked {
             squeeze,
-            cuts: None,
+            cuts: Cuts::None,
             at: Vec::new(),
         });
     }
@@ -298,12 +333,18 @@ impl Sieve {
             return 0;
         }
         let squeeze = asked.squeeze;
-        let Some((ranked, k)) = &asked.cuts else {
-            self.tally.tested += (stored.len() * self.queries.len()) as u128;
-            squeeze.copy(stored, &mut self.stored);
-            return self
-                .matcher
-                .count(&self.stored, &self.queries, squeeze.bits);
+        let (ranked, k) = match &asked.cuts {
+            Cuts::None => {
+                self.tally.tested += (stored.len() * self.queries.len()) as u128;
+                squeeze.copy(stored, &mut self.stored);
+                return self
+                    .matcher
+                    .count(&self.stored, &self.queries, squeeze.bits);
+            }
+            Cuts::Light(cuts, queries_at) => {
+                return self.count_lightly(stored, squeeze, *cuts, queries_at);
+            }
+            Cuts::Ranked(ranked, k) => (ranked, k),
         };
         let started = self.timed.then(Instant::now);
         let k = *k;
@@ -351,13 +392,57 @@ impl Sieve {
     }
 }
 
+impl Sieve {
+    /// [`Sieve::count_with`] on the light sieve's cuts `cuts`, the asked
+    /// queries split on them at `queries_at`.
+    fn count_lightly(
+        &mut self,
+        stored: &[u64],
+        squeeze: Squeeze,
+        cuts: u64,
+        queries_at: &[usize; 5],
+    ) -> u64 {
+        let stored_at = light::split(squeeze, cuts, stored, &mut self.stored, self.features);
+        let mut total = 0;
+        for value in 0..4 {
+            let bucket = &self.stored[stored_at[value]..stored_at[value + 1]];
+            for words in bucket.chunks(PIECE) {
+                let started = self.timed.then(Instant::now);
+                self.matcher.build(words, squeeze.bits);
+                if let Some(started) = started {
+                    self.tally.building += started.elapsed();
+                }
+                for group in (0..4).filter(|&group| light::meet(value, group)) {
+                    let qs = &self.queries[queries_at[group]..queries_at[group + 1]];
+                    if !qs.is_empty() {
+                        self.tally.tested += (words.len() * qs.len()) as u128;
+                        total += self.matcher.count_built(qs);
+                    }
+                }
+            }
+        }
+        total
+    }
+}
+
 /// The asked side of the counts to come, as [`Sieve::ask`] left it: the
 /// squeeze, the ranked cut bits and how many of them bucket (none: the
 /// plain matcher), and where each bucket of the queries starts.
 struct Asked {
     squeeze: Squeeze,
-    cuts: Option<(Vec<u32>, usize)>,
+    cuts: Cuts,
     at: Vec<usize>,
+}
+
+/// How the asked queries were bucketed.
+enum Cuts {
+    /// Not at all: the plain matcher.
+    None,
+    /// By the light sieve on the bits of this mask: the queries of cut
+    /// value `v` from the `v`th entry to the next.
+    Light(u64, [usize; 5]),
+    /// By the ranked cut bits, on the first `k` of them.
+    Ranked(Vec<u32>, usize),
 }
 
 /// The OR of `words`.
@@ -410,6 +495,18 @@ impl Squeeze {
         out.extend_from_slice(words);
     }
 
+    /// One word squeezed.
+    fn one(self, word: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        if self.pext {
+            // SAFETY: `pext` is set only from `Features::pext`, which is true
+            // only where detection found BMI2 (`crate::cpu`).
+            #[allow(unsafe_code)]
+            return unsafe { pext::squeeze(word, self.live) };
+        }
+        word
+    }
+
     /// Counting sort of `words` into `out` by `key(values[i])` (below
     /// `buckets`), squeezed; returns the start of each bucket, and the end
     /// as the last entry.
@@ -439,7 +536,7 @@ mod pext {
     /// `word` with only its `live` bits, packed low, and its tag.
     #[inline]
     #[target_feature(enable = "bmi2")]
-    fn squeeze(word: u64, live: u64) -> u64 {
+    pub fn squeeze(word: u64, live: u64) -> u64 {
         _pext_u64(word, live) | (word & !0 << TAG)
     }
 
@@ -729,8 +826,9 @@ mod tests {
     use super::*;
     use crate::count::join::matcher::{count_naive, query};
 
-    /// A xorshift generator from `seed`: the tests' random words.
-    fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    /// A xorshift generator from `seed`: the tests' random words (the
+    /// light sieve's too).
+    pub(super) fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
         move || {
             x ^= x << 13;
             x ^= x >> 7;
@@ -903,6 +1001,33 @@ mod tests {
             );
         }
         assert!(survivors(&greedy[..2]) < survivors(&by_frequency[..2]));
+    }
+
+    /// Jobs too small for the sieve count what the plain matcher counts
+    /// where the light sieve cuts them (on AVX-512 machines, one or two
+    /// cuts: asserted), with queries asked once for several chunks.
+    #[test]
+    fn the_light_sieve_never_changes_the_count() {
+        let mut next = xorshift(0x2026_1127_0003);
+        let mut sieve = Sieve::default();
+        let mut cut = 0;
+        for (len, chunk, asked) in [(300, 300, 500), (2000, 700, 3000), (3000, 3000, 300)] {
+            // Dense words, two bits in most: cuts pay.
+            let mut word =
+                || next() & next() & ((1 << 34) - 1) | (next() % 8).min(1) << 20 | 1 << 9;
+            let stored: Vec<u64> = (0..len).map(|_| word()).collect();
+            let queries: Vec<u64> = (0..asked).map(|i| query(word(), 1 << (i % 3))).collect();
+            let low = (1 << 34) - 1;
+            let live = or_all(&stored) & or_all(&queries) & low;
+            sieve.ask(&queries, &stored[..chunk], live, 34);
+            cut = cut.max(sieve.light_cuts);
+            assert_eq!(sieve.last_cuts, 0, "{len}");
+            let sum: u64 = stored.chunks(chunk).map(|c| sieve.count_asked(c)).sum();
+            let want = count_naive(&stored, &queries);
+            assert_eq!(sum, want, "{len}: {} light cuts", sieve.light_cuts);
+            assert_eq!(sieve.count(&stored, &queries, 34), want, "{len} at once");
+        }
+        assert_eq!(cut > 0, Features::default().avx512(), "{cut} light cuts");
     }
 
     #[test]
