@@ -21,6 +21,7 @@
 //! Nothing here allocates once its buffers have grown to a job's size.
 
 use crate::cpu::Features;
+use std::ops::Range;
 
 /// Bits per chunk: 32 table entries per chunk.
 pub(super) const CHUNK: u32 = 5;
@@ -151,6 +152,50 @@ impl SlicedMatcher {
             }
             Built::Mid(chunks) => simd::count(self.features, &self.mid.entries, queries, chunks),
             Built::Wide(chunks) => simd::count(self.features, &self.wide.entries, queries, chunks),
+        }
+    }
+
+    /// [`Self::count_built`] on the blocks that hold the stored words
+    /// `lanes` (of the last [`Self::build`]): what the other words of those
+    /// blocks count is the caller's to rule out (the light sieve's cut
+    /// bits, kept in the words, do).
+    #[must_use]
+    pub fn count_built_within(&self, queries: &[u64], lanes: Range<usize>) -> u64 {
+        fn blocks<const L: usize>(
+            entries: &[[u64; L]],
+            chunks: usize,
+            lanes: Range<usize>,
+        ) -> &[[u64; L]] {
+            let (per_block, width) = (chunks * ENTRIES, 64 * L);
+            &entries[lanes.start / width * per_block..lanes.end.div_ceil(width) * per_block]
+        }
+        let features = self.features;
+        match self.built {
+            Built::Small => count_naive(&self.small[lanes], queries),
+            Built::Single(chunks) => simd::count(
+                features,
+                blocks(&self.single.entries, chunks, lanes),
+                queries,
+                chunks,
+            ),
+            Built::Narrow(chunks) => simd::count(
+                features,
+                blocks(&self.narrow.entries, chunks, lanes),
+                queries,
+                chunks,
+            ),
+            Built::Mid(chunks) => simd::count(
+                features,
+                blocks(&self.mid.entries, chunks, lanes),
+                queries,
+                chunks,
+            ),
+            Built::Wide(chunks) => simd::count(
+                features,
+                blocks(&self.wide.entries, chunks, lanes),
+                queries,
+                chunks,
+            ),
         }
     }
 }

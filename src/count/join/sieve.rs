@@ -290,9 +290,10 @@ impl Sieve {
             self.ask_plainly(queries, Squeeze::new(live, bits, self.features));
             return;
         }
-        // As in a bucket of the sieve, no query meets a stored word it is
-        // counted against on a cut bit.
-        let squeeze = Squeeze::new(live & !cuts, bits, self.features);
+        // The cut bits stay in the words: where a group's stored words
+        // start or end inside a block, they keep the block's other words
+        // from counting.
+        let squeeze = Squeeze::new(live, bits, self.features);
         let at = light::split(squeeze, cuts, queries, &mut self.queries, self.features);
         self.asked = Some(Asked {
             squeeze,
@@ -404,20 +405,23 @@ impl Sieve {
     ) -> u64 {
         let stored_at = light::split(squeeze, cuts, stored, &mut self.stored, self.features);
         let mut total = 0;
-        for value in 0..4 {
-            let bucket = &self.stored[stored_at[value]..stored_at[value + 1]];
-            for words in bucket.chunks(PIECE) {
-                let started = self.timed.then(Instant::now);
-                self.matcher.build(words, squeeze.bits);
-                if let Some(started) = started {
-                    self.tally.building += started.elapsed();
-                }
-                for group in (0..4).filter(|&group| light::meet(value, group)) {
-                    let qs = &self.queries[queries_at[group]..queries_at[group + 1]];
-                    if !qs.is_empty() {
-                        self.tally.tested += (words.len() * qs.len()) as u128;
-                        total += self.matcher.count_built(qs);
-                    }
+        for (start, piece) in (0..)
+            .step_by(PIECE)
+            .zip(self.stored[..stored.len()].chunks(PIECE))
+        {
+            let started = self.timed.then(Instant::now);
+            self.matcher.build(piece, squeeze.bits);
+            if let Some(started) = started {
+                self.tally.building += started.elapsed();
+            }
+            let end = start + piece.len();
+            for group in 0..4 {
+                let qs = &self.queries[light::run(group, queries_at)];
+                let lanes = light::lanes(group, &stored_at);
+                let lanes = lanes.start.max(start) - start..lanes.end.min(end).max(start) - start;
+                if !qs.is_empty() && !lanes.is_empty() {
+                    self.tally.tested += (lanes.len() * qs.len()) as u128;
+                    total += self.matcher.count_built_within(qs, lanes);
                 }
             }
         }
@@ -1012,9 +1016,12 @@ mod tests {
         let mut sieve = Sieve::default();
         let mut cut = 0;
         for (len, chunk, asked) in [(300, 300, 500), (2000, 700, 3000), (3000, 3000, 300)] {
-            // Dense words, two bits in most: cuts pay.
-            let mut word =
-                || next() & next() & ((1 << 34) - 1) | (next() % 8).min(1) << 20 | 1 << 9;
+            // Dense words, each of two bits in most of them on its own: cuts
+            // pay, and every cut value is there on both sides.
+            let mut word = || {
+                let w = next() & next() & ((1 << 34) - 1);
+                w | (next() % 6).min(1) << 20 | (next() % 6).min(1) << 9
+            };
             let stored: Vec<u64> = (0..len).map(|_| word()).collect();
             let queries: Vec<u64> = (0..asked).map(|i| query(word(), 1 << (i % 3))).collect();
             let low = (1 << 34) - 1;

@@ -1,20 +1,24 @@
 //! The light sieve, for jobs too small for the sieve's ranking and
 //! bucketing to pay (fewer than [`super::MIN_SIDE`] words on a side: almost
 //! every job of n = 18): one or two cut bits, chosen on 64 sampled words a
-//! side, and each side split on them in the pass that squeezes it.
+//! side, and each side sorted on them in the pass that squeezes it.
 //!
 //! A word's cut value is its lower cut bit as bit 0 and its higher as bit
 //! 1 (a single cut is both), so a stored word of value `v` can only match
-//! the queries whose value `g` has `g & v == 0` ([`meet`]). The best two
-//! bits of each of n = 18's jobs rule out 53% of its pairs; in the
-//! matcher's blocks of 512 words (a bucket of 300 words costs a whole
-//! block) and chunks of 5 bits (the cuts are squeezed out, so 26 live bits
-//! take five chunks, not six), 34% of its work (counted over all of
-//! n = 18's jobs with a throwaway build).
+//! the queries whose value `g` has `g & v == 0` ([`meet`]). The stored
+//! words are sorted into runs by value in an order ([`ORDER`]) that keeps
+//! the values meeting each `g` together, so each group of queries is
+//! counted against the blocks of one range of the stored words
+//! ([`lanes`]), one set of tables for all. The cut bits stay in the words:
+//! a block at the range's edge holds words of other values, and those
+//! share a cut bit with the query, so they never count.
 //!
-//! Only where the CPU has AVX-512, whose loop splits a word for about what
-//! squeezing it costs; elsewhere jobs this small are matched whole, as
-//! before.
+//! The best two bits of each of n = 18's jobs rule out 53% of its pairs
+//! (counted over all its jobs with a throwaway build); what the matcher
+//! skips is the blocks a group's range leaves out.
+//!
+//! Only where the CPU has AVX-512, whose loop sorts eight words at a time;
+//! elsewhere jobs this small are matched whole, as before.
 
 use super::{Squeeze, TAG};
 use crate::count::join::matcher::CHUNK;
@@ -60,6 +64,7 @@ pub(super) fn choose(stored: &[u64], queries: &[u64], live: u64, features: Featu
         bit_counts(&stored_sample, first),
         bit_counts(&query_sample, first),
     );
+    let chunks = u64::from(live.count_ones().div_ceil(CHUNK));
     let second = best(&|t| {
         if 1 << t == first {
             0
@@ -67,23 +72,15 @@ pub(super) fn choose(stored: &[u64], queries: &[u64], live: u64, features: Featu
             in_stored[t] * in_queries[t] - with_stored[t] * with_queries[t]
         }
     });
-    // The matcher's work for each choice, from the sampled buckets; the
-    // cuts leave the words where they are squeezed.
-    let bits = live.count_ones();
+    // The matcher's blocks for each choice, from the sampled runs: each
+    // group of queries visits the blocks its stored words span.
     let work = |cuts: u64| -> u64 {
-        let left = if features.pext() {
-            cuts.count_ones()
-        } else {
-            0
-        };
-        let chunks = u64::from((bits - left).div_ceil(CHUNK).max(1));
         let by_stored = histogram(&stored_sample, cuts, stored.len());
         let by_query = histogram(&query_sample, cuts, queries.len());
-        let mut visits = 0;
-        for (v, &size) in by_stored.iter().enumerate() {
-            let asked: u64 = (0..4).filter(|&g| meet(v, g)).map(|g| by_query[g]).sum();
-            visits += blocks(size) * asked;
-        }
+        let at = starts(by_stored.map(|n| n as usize));
+        let visits: u64 = (0..4)
+            .map(|group| blocks(lanes(group, &at).len() as u64) * by_query[group])
+            .sum();
         let split = if cuts == 0 { 0 } else { SPLIT_COST };
         visits * chunks + split * (stored.len() + queries.len()) as u64
     };
@@ -117,13 +114,14 @@ fn histogram(sample: &[u64], cuts: u64, len: usize) -> [u64; 4] {
     by.map(|n| n * len as u64 / sample.len() as u64)
 }
 
-/// The matcher's blocks for `size` stored words: up to 256 take one
-/// narrow block, more take blocks of 512.
+/// The matcher's blocks for a run of `size` stored words: up to 256 take
+/// one narrow block, more take blocks of 512, and a run starts anywhere
+/// in its first.
 fn blocks(size: u64) -> u64 {
     match size {
         0 => 0,
         1..=256 => 1,
-        _ => size.div_ceil(512),
+        _ => size / 512 + 1,
     }
 }
 
@@ -149,8 +147,8 @@ pub(super) fn meet(stored: usize, query: usize) -> bool {
 }
 
 /// Replaces `out` with `words` squeezed by `squeeze`, those of each cut
-/// value on `cuts` (one or two bits) together, in value order; returns
-/// where each value's words start, and the end.
+/// value on `cuts` (one or two bits) together, the runs in [`ORDER`];
+/// returns where each run starts, and the end ([`run`] reads it).
 pub(super) fn split(
     squeeze: Squeeze,
     cuts: u64,
@@ -178,7 +176,7 @@ pub(super) fn split(
         sizes[value(w, cuts)] += 1;
     }
     let at = starts(sizes);
-    let mut next = [at[0], at[1], at[2], at[3]];
+    let mut next = POSITION.map(|run| at[run]);
     for &w in words {
         let at = &mut next[value(w, cuts)];
         out[*at] = squeeze.one(w);
@@ -187,13 +185,42 @@ pub(super) fn split(
     at
 }
 
-/// Where each of four runs of `sizes` words starts, and the end.
+/// The order of the cut values' runs: the stored words that meet each
+/// query group are then one run of runs (see [`lanes`]).
+const ORDER: [usize; 4] = [1, 0, 2, 3];
+/// The run of each cut value: `ORDER`'s inverse (itself).
+const POSITION: [usize; 4] = [1, 0, 2, 3];
+
+/// Where each run starts, in [`ORDER`], for `sizes` words of each cut
+/// value, and the end.
 fn starts(sizes: [usize; 4]) -> [usize; 5] {
     let mut at = [0; 5];
-    for v in 0..4 {
-        at[v + 1] = at[v] + sizes[v];
+    for run in 0..4 {
+        at[run + 1] = at[run] + sizes[ORDER[run]];
     }
     at
+}
+
+/// Where `split` put the words of cut value `value`, given its `at`.
+pub(super) fn run(value: usize, at: &[usize; 5]) -> std::ops::Range<usize> {
+    at[POSITION[value]]..at[POSITION[value] + 1]
+}
+
+/// The split stored words a query of cut value `group` can match: those
+/// of the values that [`meet`] it, which [`ORDER`] keeps together.
+pub(super) fn lanes(group: usize, at: &[usize; 5]) -> std::ops::Range<usize> {
+    let meets = |run: usize| meet(ORDER[run], group);
+    let first = (0..4)
+        .find(|&run| meets(run))
+        .expect("value 0 meets every group");
+    let last = (0..4)
+        .rfind(|&run| meets(run))
+        .expect("value 0 meets every group");
+    debug_assert!(
+        (first..=last).all(meets),
+        "the runs that meet {group} are together"
+    );
+    at[first]..at[last + 1]
 }
 
 /// The squeeze as shifts: `pext(word, live)` drops the dead bits; so does
@@ -201,11 +228,12 @@ fn starts(sizes: [usize; 4]) -> [usize; 5] {
 /// highest run down, a shift and a blend a run, eight words at a time.
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{Squeeze, TAG, starts};
+    use super::{POSITION, Squeeze, TAG, starts};
     use std::arch::x86_64::{
-        __m512i, __mmask8, _bzhi_u32, _mm512_and_si512, _mm512_loadu_si512,
+        __m512i, __mmask8, _bzhi_u32, _mm512_add_epi64, _mm512_and_si512, _mm512_loadu_si512,
         _mm512_mask_storeu_epi64, _mm512_mask_test_epi64_mask, _mm512_maskz_compress_epi64,
-        _mm512_maskz_loadu_epi64, _mm512_set1_epi64, _mm512_srlv_epi64, _mm512_ternarylogic_epi64,
+        _mm512_maskz_loadu_epi64, _mm512_popcnt_epi64, _mm512_reduce_add_epi64, _mm512_set1_epi64,
+        _mm512_setzero_si512, _mm512_srlv_epi64, _mm512_ternarylogic_epi64,
     };
 
     /// The runs of dead bits a squeeze closes, highest first: for each,
@@ -268,6 +296,8 @@ mod avx512 {
     /// compressing straight to memory is slow on AMD Zen 4 and 5).
     #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt,bmi1,bmi2")]
     pub fn split(squeeze: Squeeze, cuts: (u64, u64), words: &[u64], out: &mut [u64]) -> [usize; 5] {
+        // The high cut brought down to the low one.
+        let shift = _mm512_set1_epi64(i64::from(cuts.1.trailing_zeros() - cuts.0.trailing_zeros()));
         // Whole vectors of eight words, then the rest under a mask.
         let (whole, rest) = words.split_at(words.len() - words.len() % 8);
         let vectors = || {
@@ -289,12 +319,34 @@ mod avx512 {
                 })
                 .chain(last)
         };
-        let mut sizes = [0usize; 4];
-        for (w, valid) in vectors() {
-            for (size, lanes) in sizes.iter_mut().zip(values(w, valid, cuts)) {
-                *size += lanes.count_ones() as usize;
-            }
+        // Each lane counts the words with the low cut, the high cut and
+        // both, in vector registers.
+        let (low, high) = (
+            _mm512_set1_epi64(cuts.0 as i64),
+            _mm512_set1_epi64(cuts.1 as i64),
+        );
+        let (mut lows, mut highs, mut boths) = (
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+            _mm512_setzero_si512(),
+        );
+        for (w, _) in vectors() {
+            let (l, h) = (_mm512_and_si512(w, low), _mm512_and_si512(w, high));
+            lows = _mm512_add_epi64(lows, _mm512_popcnt_epi64(l));
+            highs = _mm512_add_epi64(highs, _mm512_popcnt_epi64(h));
+            boths = _mm512_add_epi64(
+                boths,
+                _mm512_popcnt_epi64(_mm512_and_si512(l, _mm512_srlv_epi64(h, shift))),
+            );
         }
+        let sum = |v: __m512i| _mm512_reduce_add_epi64(v) as usize;
+        let (lows, highs, both) = (sum(lows), sum(highs), sum(boths));
+        let sizes = [
+            words.len() + both - lows - highs,
+            lows - both,
+            highs - both,
+            both,
+        ];
         let at = starts(sizes);
         let runs = Runs::new(squeeze);
         let keep = _mm512_set1_epi64(runs.keep as i64);
@@ -306,7 +358,7 @@ mod avx512 {
             )
         });
         let tag = _mm512_set1_epi64((!0u64 << TAG) as i64);
-        let mut next = [at[0], at[1], at[2], at[3]];
+        let mut next = POSITION.map(|run| at[run]);
         for (w, valid) in vectors() {
             // The live bits, each run closed from the top down (below ?
             // x : shifted is 0xe2 for (x, below, shifted)), the tag back.
@@ -319,7 +371,7 @@ mod avx512 {
             for (v, lanes) in values(w, valid, cuts).into_iter().enumerate() {
                 let count = lanes.count_ones();
                 let end = next[v] + count as usize;
-                assert!(end <= at[v + 1], "a cut value's run overflows");
+                assert!(end <= at[POSITION[v] + 1], "a cut value's run overflows");
                 let first = _bzhi_u32(0xff, count) as u8;
                 // SAFETY: `end` is within `out` (checked just above: `at`
                 // ends at `words.len() <= out.len()`), and the store writes
@@ -388,11 +440,7 @@ mod tests {
                             .filter(|&&w| value(w, cuts) == v)
                             .map(|&w| squeeze.one(w))
                             .collect();
-                        assert_eq!(
-                            out[at[v]..at[v + 1]],
-                            want,
-                            "{len} words, {cuts:#x}, value {v}"
-                        );
+                        assert_eq!(out[run(v, &at)], want, "{len} words, {cuts:#x}, value {v}");
                     }
                 }
             }
