@@ -74,6 +74,8 @@ pub struct SlicedMatcher {
     /// The stored words of a set too small for tables.
     small: Vec<u64>,
     built: Built,
+    /// How many stored words the last [`Self::build`] took.
+    built_len: usize,
     /// The loops it may take (the CPU's, by default).
     pub(crate) features: Features,
 }
@@ -125,6 +127,7 @@ impl SlicedMatcher {
     /// count queries against with [`Self::count_built`].
     pub fn build(&mut self, stored: &[u64], bits: u32) {
         let chunks = bits.div_ceil(CHUNK) as usize;
+        self.built_len = stored.len();
         self.built = match stored.len() {
             0..SMALL => {
                 self.small.clear();
@@ -142,17 +145,7 @@ impl SlicedMatcher {
     /// [`Self::build`].
     #[must_use]
     pub fn count_built(&self, queries: &[u64]) -> u64 {
-        match self.built {
-            Built::Small => count_naive(&self.small, queries),
-            Built::Single(chunks) => {
-                simd::count(self.features, &self.single.entries, queries, chunks)
-            }
-            Built::Narrow(chunks) => {
-                simd::count(self.features, &self.narrow.entries, queries, chunks)
-            }
-            Built::Mid(chunks) => simd::count(self.features, &self.mid.entries, queries, chunks),
-            Built::Wide(chunks) => simd::count(self.features, &self.wide.entries, queries, chunks),
-        }
+        self.count_built_within(queries, 0..self.built_len)
     }
 
     /// [`Self::count_built`] on the blocks that hold the stored words

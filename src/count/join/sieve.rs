@@ -16,7 +16,7 @@
 //!
 //! Jobs too small for that to pay (fewer than [`MIN_SIDE`] words on a side)
 //! take the light sieve ([`light`]) where the CPU has AVX-512: at most two
-//! cuts, each side split on them as it is squeezed.
+//! cuts, each side sorted on them as it is squeezed.
 //!
 //! Before matching, the words are squeezed (`pext`) down to the bits that
 //! can decide a pair: set in some stored word and some query, and not a
