@@ -289,7 +289,8 @@ impl From<queens::Fault> for Fault {
 ///   Python's printed lists, a 0/1 matrix, a box-drawn board.
 ///
 /// Raises ``BoardFormatError`` (a ``ValueError``) for anything else,
-/// including a string with more than one board.
+/// including a string with more than one board; its message counts rows
+/// from 1, as the results' messages do.
 ///
 /// >>> queens.check((1, 3, 0, 2)) is None
 /// True

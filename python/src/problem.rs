@@ -29,9 +29,11 @@ const NAP: Duration = Duration::from_millis(50);
 ///
 /// ``given`` is a dict ``{row: column}`` or pairs ``(row, column)``;
 /// ``blocked`` is pairs. Rows and columns count from 0. A square off the
-/// board, two given queens in one row, or a given queen on a blocked
-/// square raise ``InputError``; given queens that attack each other make a
-/// problem without completion (``conflict`` names them, ``count()`` is 0).
+/// board (however large its ints), two given queens in one row, or a given
+/// queen on a blocked square raise ``InputError``; another shape (a string
+/// such as the command line's ``"1:1"``) raises ``TypeError``. Given queens
+/// that attack each other make a problem without completion (``conflict``
+/// names them, ``count()`` is 0). A problem pickles.
 ///
 /// >>> p = queens.Problem(8, given={0: 0})
 /// >>> p.count()
