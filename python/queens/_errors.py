@@ -29,7 +29,11 @@ class BoardSizeError(InputError):
 
 class BoardFormatError(InputError):
     """A board that ``check`` cannot read: not a board in any format that
-    ``queens list`` writes, a column off the board, or more than one board."""
+    ``queens list`` writes, a column off the board, or more than one board.
+
+    Its message counts rows (and a matrix's columns) from 1, as the
+    messages of ``Conflict`` and ``EmptyRow`` and the command line's do,
+    and quotes a column number as it was given."""
 
 
 class NoSolutionError(InputError):

@@ -7,7 +7,7 @@
 //! draws it as LeetCode 51 does, a list of row strings (`".Q.."`), and
 //! `format="board"` as one string of those rows, a line each.
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyString, PyTuple};
 use queens::{Line, MAX_N, MAX_READ_N, ReadError};
@@ -289,7 +289,8 @@ impl From<queens::Fault> for Fault {
 ///   Python's printed lists, a 0/1 matrix, a box-drawn board.
 ///
 /// Raises ``BoardFormatError`` (a ``ValueError``) for anything else,
-/// including a string with more than one board.
+/// including a string with more than one board; its message counts rows
+/// from 1, as the results' messages do.
 ///
 /// >>> queens.check((1, 3, 0, 2)) is None
 /// True
@@ -309,11 +310,8 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Fault>> {
         // Its columns as they are, not as a billion Python ints.
         let cols = built.get().to_vec();
         let n = cols.len();
-        if let Some((row, col)) = cols.iter().enumerate().find(|&(_, &c)| c as usize >= n) {
-            return Err(BoardFormatError::new_err(format!(
-                "row {row} has its queen in column {col}: a board of {n} rows has columns 0 to {}",
-                n - 1
-            )));
+        if let Some((row, &col)) = cols.iter().enumerate().find(|&(_, &c)| c as usize >= n) {
+            return Err(off_board(row, &col.to_string(), n));
         }
         let conflict = board
             .py()
@@ -348,12 +346,14 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Fault>> {
         for (row, item) in items.iter().enumerate() {
             let line: String = item.extract().map_err(|_| {
                 BoardFormatError::new_err(format!(
-                    "row {row} is not a string like the rows before it"
+                    "row {} is not a string like the rows before it",
+                    row + 1
                 ))
             })?;
             if !line.starts_with(['Q', 'q', '.', '_', '-']) {
                 return Err(BoardFormatError::new_err(format!(
-                    "row {row} is {line:?}: a row is a string of 'Q' and '.'"
+                    "row {} is {line:?}: a row is a string of 'Q' and '.'",
+                    row + 1
                 )));
             }
             text.push_str(&line);
@@ -374,23 +374,33 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Fault>> {
     for (row, item) in items.iter().enumerate() {
         if is_row(item)? {
             return Err(BoardFormatError::new_err(format!(
-                "row {row} is of type {}, not a column number like row 0: a board is a \
+                "row {} is of type {}, not a column number like row 1: a board is a \
                  sequence of columns, or of rows of 0s and 1s",
+                row + 1,
                 item.get_type().name()?
             )));
         }
-        let col = (!item.is_instance_of::<PyBool>())
-            .then(|| item.extract::<i64>().ok())
-            .flatten()
-            .and_then(|c| u32::try_from(c).ok())
-            .filter(|&c| (c as usize) < n)
-            .ok_or_else(|| {
-                BoardFormatError::new_err(format!(
-                    "row {row} has its queen in column {item}: a board of {n} rows has columns 0 \
-                     to {}",
+        // An int (`__index__`, numpy's too) off the board, or no column
+        // at all (a bool is a slip, not column 0 or 1).
+        let int = match item.extract::<i64>() {
+            _ if item.is_instance_of::<PyBool>() => None,
+            Ok(c) => Some(u32::try_from(c).ok().filter(|&c| (c as usize) < n)),
+            Err(err) if err.is_instance_of::<PyOverflowError>(item.py()) => Some(None),
+            Err(_) => None,
+        };
+        let col = match int {
+            Some(Some(col)) => col,
+            Some(None) => return Err(off_board(row, &item.repr()?.to_string(), n)),
+            None => {
+                return Err(BoardFormatError::new_err(format!(
+                    "row {} holds {}, not a column number: a board of {n} rows has columns 0 to \
+                     {}",
+                    row + 1,
+                    item.repr()?,
                     n - 1
-                ))
-            })?;
+                )));
+            }
+        };
         cols.push(col);
     }
     Ok(queens::first_conflict_in_columns(&cols).map(|c| Fault::Conflict(c.into())))
@@ -430,8 +440,9 @@ fn check_matrix(rows: &[Bound<'_, PyAny>]) -> PyResult<Option<Fault>> {
             .try_iter()
             .map_err(|_| {
                 BoardFormatError::new_err(format!(
-                    "row {r} is of type {}, not a row of squares like row 0: a 0/1 matrix is \
+                    "row {} is of type {}, not a row of squares like row 1: a 0/1 matrix is \
                      a sequence of rows of 0s and 1s",
+                    r + 1,
                     row.get_type()
                         .name()
                         .map_or_else(|_| "?".into(), |n| n.to_string())
@@ -440,7 +451,8 @@ fn check_matrix(rows: &[Bound<'_, PyAny>]) -> PyResult<Option<Fault>> {
             .collect::<PyResult<Vec<_>>>()?;
         if squares.len() != n {
             return Err(BoardFormatError::new_err(format!(
-                "row {r} has {} squares, but the matrix has {n} rows: a board is square",
+                "row {} has {} squares, but the matrix has {n} rows: a board is square",
+                r + 1,
                 squares.len()
             )));
         }
@@ -450,8 +462,10 @@ fn check_matrix(rows: &[Bound<'_, PyAny>]) -> PyResult<Option<Fault>> {
                 Ok(0) => false,
                 _ => {
                     return Err(BoardFormatError::new_err(format!(
-                        "row {r}, column {c} holds {}: a 0/1 matrix holds 0 (an empty square) \
+                        "row {}, column {} holds {}: a 0/1 matrix holds 0 (an empty square) \
                          and 1 (a queen)",
+                        r + 1,
+                        c + 1,
                         square.repr()?
                     )));
                 }
@@ -465,6 +479,20 @@ fn check_matrix(rows: &[Bound<'_, PyAny>]) -> PyResult<Option<Fault>> {
         }
     }
     Ok(queens::first_fault(n as u32, queens).map(Fault::from))
+}
+
+/// `BoardFormatError` for the column `col` (as the caller wrote it) that
+/// row `row` (counted from 0) of a board of `n` columns holds. The message
+/// counts rows from 1, as every message of the package and the command
+/// line does, and shows the column as given, with the range a column
+/// takes (from 0).
+fn off_board(row: usize, col: &str, n: usize) -> PyErr {
+    BoardFormatError::new_err(format!(
+        "row {} has its queen in column {col}, off the board: a board of {n} rows has columns \
+         0 to {}",
+        row + 1,
+        n - 1
+    ))
 }
 
 /// The one board of `text`, checked.

@@ -4,10 +4,11 @@
 //!
 //! It runs as the binary does, in a process of its own: the same parse,
 //! messages, output on descriptors 1 and 2 (not `sys.stdout`) and exit
-//! codes. What differs: `--version` names the Python package first, the
-//! allocator is the interpreter's, and the caller puts SIGINT back to its
-//! default first, so that Ctrl-C stops a command as it stops the binary
-//! (`count` catches it itself and ends with 130).
+//! codes. What differs: `--version` names the Python package first (and
+//! says the GPU executor is the binary's), the allocator is the
+//! interpreter's, and the caller puts SIGINT back to its default first, so
+//! that Ctrl-C stops a command as it stops the binary (`count` catches it
+//! itself and ends with 130).
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -40,7 +41,13 @@ pub fn _main(py: Python<'_>, argv: Vec<OsString>) -> u8 {
             .get(1)
             .map(|a| a.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let long_version = cli::long_version(&version);
+        // The extension never has the GPU executor (it takes the library
+        // without its `gpu` feature: python/Cargo.toml), so the binary's
+        // "cargo install --features gpu builds it" is no advice for a wheel.
+        let long_version = cli::long_version(
+            &version,
+            "not in the Python package (the queens binary built with --features gpu has it)",
+        );
         let parsed = cli::command()
             // Leaked: clap takes a static string, and the process ends
             // with the command.

@@ -10,6 +10,7 @@ use pyo3::types::PyDict;
 use queens::shard::{self, MAX_SHARDS, ShardId};
 
 use crate::errors::{InputError, QueensError};
+use crate::problem::Problem;
 use crate::runner::{self, Files};
 
 /// The files `count` keeps, from its arguments: a journal, a shard's
@@ -60,7 +61,10 @@ fn shard_id(index: i64, of: i64) -> PyResult<ShardId> {
 /// returns what it proved: a dict with ``n``, ``engine``, ``plan``,
 /// ``shards``, ``shards_present``, ``units``, ``units_present``,
 /// ``confirmed_units``, ``missing_shards`` (a list), ``complete``,
-/// ``total`` (an int), ``digest`` and ``matches_known``.
+/// ``total`` (an int), ``digest``, ``matches_known`` and ``problem``: the
+/// ``Problem`` whose completions the shards counted (``count(n, given=...,
+/// shard=...)``, ``queens count N --given ... --shard I/K``), ``None`` for
+/// the empty board.
 ///
 /// ``paths`` is a directory of ``shard-*-of-*.json`` files (what
 /// ``count(n, shard=(i, k), out_dir=...)`` and ``queens count N --shard
@@ -126,5 +130,7 @@ pub fn merge<'py>(
         .then(|| plan.known_total().map(|known| known == merge.total))
         .flatten();
     dict.set_item("matches_known", matches)?;
+    let problem = plan.problem().cloned().map(Problem::from);
+    dict.set_item("problem", problem)?;
     Ok(dict)
 }

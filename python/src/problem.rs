@@ -12,9 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use queens::{MAX_N, Square};
 
 use crate::errors::{InputError, QueensError, board_size, to_py};
@@ -29,9 +29,11 @@ const NAP: Duration = Duration::from_millis(50);
 ///
 /// ``given`` is a dict ``{row: column}`` or pairs ``(row, column)``;
 /// ``blocked`` is pairs. Rows and columns count from 0. A square off the
-/// board, two given queens in one row, or a given queen on a blocked
-/// square raise ``InputError``; given queens that attack each other make a
-/// problem without completion (``conflict`` names them, ``count()`` is 0).
+/// board (however large its ints), two given queens in one row, or a given
+/// queen on a blocked square raise ``InputError``; another shape (a string
+/// such as the command line's ``"1:1"``) raises ``TypeError``. Given queens
+/// that attack each other make a problem without completion (``conflict``
+/// names them, ``count()`` is 0). A problem pickles.
 ///
 /// >>> p = queens.Problem(8, given={0: 0})
 /// >>> p.count()
@@ -48,49 +50,79 @@ pub struct Problem {
     inner: queens::Problem,
 }
 
-/// `(row, column)` pairs from a dict `{row: column}` or an iterable of
-/// pairs.
-fn squares(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Vec<(i64, i64)>> {
+/// The squares `value` names on an `n`-board (`what`: `given` or
+/// `blocked`; `noun`: what one of them is, for messages): a dict `{row:
+/// column}` or an iterable of `(row, column)` pairs, or `None` for none.
+/// A square off the board is an `InputError` naming it as the caller wrote
+/// it, whatever the size of its ints (`{10**30: 0}` too); a value of
+/// another shape, a string included, is a `TypeError` that quotes it.
+fn squares(
+    value: Option<&Bound<'_, PyAny>>,
+    n: u32,
+    what: &str,
+    noun: &str,
+) -> PyResult<Vec<Square>> {
     let Some(value) = value else {
         return Ok(Vec::new());
     };
+    let shape = format!("{what} must be a dict {{row: column}} or (row, column) pairs");
+    // A string iterates as its characters: `given="1:1"` would be refused
+    // as its first character, `'1'`, never as what the caller wrote.
+    if value.is_instance_of::<PyString>() || value.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(format!(
+            "{shape}, counted from 0, not the string {}",
+            value.repr()?
+        )));
+    }
+    let mut pairs: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> = Vec::new();
     if let Ok(dict) = value.cast::<PyDict>() {
-        return dict
-            .iter()
-            .map(|(r, c)| Ok((r.extract()?, c.extract()?)))
-            .collect();
+        pairs.extend(dict.iter());
+    } else {
+        let Ok(items) = value.try_iter() else {
+            return Err(PyTypeError::new_err(format!(
+                "{shape}, not {}",
+                value.repr()?
+            )));
+        };
+        for item in items {
+            let item = item?;
+            let Ok(pair) = item.extract() else {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}: {} is not a (row, column) pair",
+                    item.repr()?
+                )));
+            };
+            pairs.push(pair);
+        }
     }
-    let mut pairs = Vec::new();
-    for item in value.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{what} must be a dict {{row: column}} or (row, column) pairs"
-        ))
-    })? {
-        let item = item?;
-        let pair: (i64, i64) = item.extract().map_err(|_| {
-            PyTypeError::new_err(format!("{what}: {item} is not a (row, column) pair"))
-        })?;
-        pairs.push(pair);
-    }
-    Ok(pairs)
-}
-
-/// The squares of `pairs` on an `n`-board, or `InputError` naming the
-/// first that is off it.
-fn on_board(pairs: &[(i64, i64)], n: u32, what: &str) -> PyResult<Vec<Square>> {
     pairs
         .iter()
-        .map(|&(row, col)| {
-            let fits = |x: i64| u32::try_from(x).ok().filter(|&x| x < n);
-            match (fits(row), fits(col)) {
-                (Some(r), Some(c)) => Ok(Square::new(r, c)),
+        .map(
+            |(row, col)| match (coordinate(row, noun)?, coordinate(col, noun)?) {
+                (Some(r), Some(c)) if r < n && c < n => Ok(Square::new(r, c)),
                 _ => Err(InputError::new_err(format!(
-                    "{what} ({row}, {col}) is off the board: rows and columns run from 0 to {}",
+                    "{noun} ({}, {}) is off the board: rows and columns run from 0 to {}",
+                    row.repr()?,
+                    col.repr()?,
                     n - 1
                 ))),
-            }
-        })
+            },
+        )
         .collect()
+}
+
+/// A row or column the caller gave: `None` for an int that is on no
+/// board (negative, or past `u32`: `10**30` raises no `OverflowError`), a
+/// `TypeError` for a value that is no int.
+fn coordinate(value: &Bound<'_, PyAny>, noun: &str) -> PyResult<Option<u32>> {
+    match value.extract::<i64>() {
+        Ok(x) => Ok(u32::try_from(x).ok()),
+        Err(err) if err.is_instance_of::<PyOverflowError>(value.py()) => Ok(None),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "{noun}: {} is not an int (a row or a column)",
+            value.repr()?
+        ))),
+    }
 }
 
 fn pair(square: Square) -> (u32, u32) {
@@ -105,8 +137,8 @@ pub fn build(
     given: Option<&Bound<'_, PyAny>>,
     blocked: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<queens::Problem> {
-    let given = on_board(&squares(given, "given")?, n, "given queen")?;
-    let blocked = on_board(&squares(blocked, "blocked")?, n, "blocked square")?;
+    let given = squares(given, n, "given", "given queen")?;
+    let blocked = squares(blocked, n, "blocked", "blocked square")?;
     let mut rows = given.clone();
     rows.sort_unstable();
     if let Some(two) = rows.windows(2).find(|two| two[0].row == two[1].row) {
@@ -386,5 +418,21 @@ impl Problem {
 
     fn __repr__(&self) -> String {
         repr(&self.inner)
+    }
+
+    /// Pickles as the arguments that build it again, so that a problem
+    /// crosses to a `multiprocessing` worker as the package's results do.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let this = slf.get();
+        let args = (this.n(), this.given(slf.py())?, this.blocked());
+        Ok((slf.get_type().into_any(), args.into_pyobject(slf.py())?))
+    }
+}
+
+impl From<queens::Problem> for Problem {
+    fn from(inner: queens::Problem) -> Self {
+        Self { inner }
     }
 }

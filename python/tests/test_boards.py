@@ -80,12 +80,13 @@ def test_check_names_the_first_conflict():
     [
         ([], "empty"),
         ("", "no board"),
-        ([0, 4, 1, 2], "column 4"),
+        ([0, 4, 1, 2], "row 2 has its queen in column 4, off the board"),
         ([0, -1], "column -1"),
-        ([0, "x"], "column x"),
-        ([True, False], "column True"),
-        (["Q.", 3], "row 1"),
-        (["1 2"], "row 0"),
+        ([0, 10**30], "column 1000000000000000000000000000000, off the board"),
+        ([0, "x"], "row 2 holds 'x', not a column number"),
+        ([True, False], "row 1 holds True, not a column number"),
+        (["Q.", 3], "row 2 is not a string"),
+        (["1 2"], 'row 1 is "1 2"'),
         ("Q?\n.Q\n", "line 1"),
         ("hello", "cannot tell the format"),
         (".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n", "more than one board"),
@@ -95,6 +96,19 @@ def test_check_refuses_what_is_not_one_board(board, words):
     with pytest.raises(queens.BoardFormatError, match=words) as caught:
         queens.check(board)
     assert isinstance(caught.value, ValueError)
+
+
+def test_board_format_errors_count_rows_from_1_as_results_do():
+    # See: issue 47, item 8 (`check([0, 1, 3])` said "row 2" of the row
+    # that a Conflict or an EmptyRow calls row 3). Rows and a matrix's
+    # columns count from 1 in every message, the command line's too; a
+    # column number is quoted as the caller wrote it, with its range.
+    with pytest.raises(queens.BoardFormatError) as caught:
+        queens.check([0, 1, 3])
+    assert str(caught.value) == "row 3 has its queen in column 3, off the board: a board of 3 rows has columns 0 to 2"
+    with pytest.raises(queens.BoardFormatError, match=r"^row 3, column 1 holds 7: "):
+        queens.check([[0, 1, 0], [0, 0, 1], [7, 0, 0]])
+    assert str(queens.check([0, 1, 2])) == "queens at (row 1, col 1) and (row 2, col 2) share a diagonal"
 
 
 def test_check_reads_what_learners_write():
@@ -163,7 +177,7 @@ def test_a_numpy_matrix_is_checked_as_a_matrix():
     assert queens.check(numpy.eye(4, dtype=int)).line == "diagonal"
     empty = queens.check(numpy.zeros((4, 4), dtype=int))
     assert isinstance(empty, queens.EmptyRow) and empty.row == 0
-    with pytest.raises(queens.BoardFormatError, match=r"row 0, column 1 holds 2") as caught:
+    with pytest.raises(queens.BoardFormatError, match=r"row 1, column 2 holds 2") as caught:
         queens.check(numpy.array([[0, 2], [1, 0]]))
     assert "[" not in str(caught.value)
 
@@ -171,10 +185,10 @@ def test_a_numpy_matrix_is_checked_as_a_matrix():
 @pytest.mark.parametrize(
     "board, words",
     [
-        ([[0, 1], [1, 0, 0]], "row 1 has 3 squares, but the matrix has 2 rows"),
-        ([[0, 1], [1, 5]], "row 1, column 1 holds 5: a 0/1 matrix holds 0"),
-        ([[0, 1], 3], "row 1 is of type int, not a row of squares like row 0"),
-        ([0, [1, 0]], "row 1 is of type list, not a column number like row 0"),
+        ([[0, 1], [1, 0, 0]], "row 2 has 3 squares, but the matrix has 2 rows"),
+        ([[0, 1], [1, 5]], "row 2, column 2 holds 5: a 0/1 matrix holds 0"),
+        ([[0, 1], 3], "row 2 is of type int, not a row of squares like row 1"),
+        ([0, [1, 0]], "row 2 is of type list, not a column number like row 1"),
     ],
 )
 def test_a_board_of_mixed_rows_is_refused_without_printing_a_row_as_a_column(board, words):

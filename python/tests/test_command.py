@@ -52,6 +52,11 @@ def test_version_says_it_is_the_python_package():
         "GPU executor",
         "code paths on this CPU",
     ]
+    # What applies to a wheel, which never has the GPU executor, not the
+    # binary's "cargo install --features gpu". See: issue 47, item 16.
+    assert rest[1] == (
+        "GPU executor: not in the Python package (the queens binary built with --features gpu has it)"
+    )
     assert queens._queens.DISTRIBUTION == "queens-rs"
 
 
@@ -61,6 +66,54 @@ def test_usage_errors_are_one_line_and_exit_2():
     assert out.stderr.startswith("queens: ") and out.stderr.count("\n") == 1
     helped = run(sys.executable, "-m", "queens", "--help")
     assert helped.returncode == 0 and "Usage: queens <COMMAND>" in helped.stdout
+
+
+def the_binary():
+    """target/debug/queens of the checkout these tests are in, built by `cargo build`."""
+    binary = pathlib.Path(__file__).resolve().parents[2] / "target" / "debug" / "queens"
+    if not binary.is_file():
+        pytest.skip(f"no binary to compare with: {binary} is not built (cargo build)")
+    return str(binary)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="closes descriptors with sh's >&-")
+@pytest.mark.parametrize(
+    "args, closed",
+    [
+        (["count", "12", "-q"], ">&-"),
+        (["count", "12", "-q"], "2>&-"),
+        (["count", "12", "-q"], ">&- 2>&-"),
+        (["count", "12", "-q"], "0<&-"),
+        (["count", "8", "--given", "1:99"], ">&-"),
+        (["count", "8", "--given", "1:99"], "2>&-"),
+        (["one", "8", "--format", "columns"], ">&-"),
+        (["--version"], ">&-"),
+    ],
+)
+def test_closed_standard_descriptors_are_met_as_the_binary_meets_them(args, closed):
+    # See: issue 47, item 6 (`queens count 12 -q >&-` died with an
+    # AttributeError traceback; with 2>&- it printed nothing and ended
+    # with 1, and a usage error ended with 1, not 2).
+    def run_closed(command):
+        return run("sh", "-c", f'exec "$@" {closed}', "sh", command, *args)
+
+    wheel, binary = run_closed(installed_command()), run_closed(the_binary())
+    assert "Traceback" not in wheel.stderr
+    assert (wheel.returncode, wheel.stdout, wheel.stderr) == (binary.returncode, binary.stdout, binary.stderr)
+    assert binary.returncode in (0, 1, 2)
+
+
+def test_a_closed_stdout_or_stderr_gives_the_binarys_exit_codes():
+    # See: issue 47, item 6, the codes the issue names.
+    closed = [
+        ([installed_command(), "count", "12", "-q"], ">&-", 1, "", "queens: standard output is closed"),
+        ([installed_command(), "count", "12", "-q"], "2>&-", 0, "14200\n", ""),
+        ([installed_command(), "count", "8", "--given", "1:99"], "2>&-", 2, "", ""),
+    ]
+    for command, redirection, code, stdout, stderr in closed:
+        out = run("sh", "-c", f'exec "$@" {redirection}', "sh", *command)
+        assert (out.returncode, out.stdout) == (code, stdout), (redirection, out)
+        assert out.stderr.startswith(stderr), out.stderr
 
 
 def test_a_closed_pipe_ends_the_command_quietly():

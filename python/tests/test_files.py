@@ -174,6 +174,17 @@ def test_a_problems_shards_are_the_command_lines_files(tmp_path):
     merged = queens.merge(by_python)
     assert merged["complete"] and merged["total"] == want
     assert merged["matches_known"] is None, "nothing publishes a problem's completions"
+    # The problem the shards counted, as `queens merge --json` names it.
+    # See: issue 47, item 8 (merge's dict had no "problem").
+    assert merged["problem"] == queens.Problem(14, given=GIVEN, blocked=BLOCKED)
+    out = cli("merge", by_cli, "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["problem"] == "/".join(str(merged["problem"]).splitlines())
+
+
+def test_the_empty_boards_merge_names_no_problem(tmp_path):
+    queens.count(8, shard=(0, 1), out_dir=tmp_path)
+    assert queens.merge(tmp_path)["problem"] is None
 
 
 def test_a_problems_checkpoint_is_the_command_lines_journal(tmp_path):

@@ -50,7 +50,7 @@ def test_one_is_the_tuple_it_stands_for(n):
 
 def test_check_reads_a_construction_as_its_columns():
     assert queens.check(queens.one(10**6)) is None
-    with pytest.raises(queens.BoardFormatError, match="row 1 has its queen in column 5: a board of 4 rows"):
+    with pytest.raises(queens.BoardFormatError, match="row 2 has its queen in column 5, off the board: a board of 4 rows"):
         queens.check(queens.one(8)[::2])
     assert queens.check(queens.one(4)[::-1]) is None
 

@@ -99,6 +99,63 @@ def test_bad_constraints_raise_input_error(given, blocked, message):
         queens.Problem(8, given=given, blocked=blocked)
 
 
+@pytest.mark.parametrize(
+    "given, blocked, named",
+    [
+        ({10**30: 0}, None, "given queen (1000000000000000000000000000000, 0)"),
+        ({0: -(10**30)}, None, "given queen (0, -1000000000000000000000000000000)"),
+        ([(0, 2**64)], None, "given queen (0, 18446744073709551616)"),
+        (None, [(2**63, 0)], "blocked square (9223372036854775808, 0)"),
+    ],
+)
+def test_a_huge_square_is_off_the_board_not_an_overflow(given, blocked, named):
+    # See: issue 47, item 8 (`count(8, given={10**30: 0})` raised
+    # OverflowError, which is no InputError).
+    for call in (queens.Problem, queens.count, queens.one, queens.solutions):
+        with pytest.raises(queens.InputError) as caught:
+            call(8, given=given, blocked=blocked)
+        assert str(caught.value) == f"{named} is off the board: rows and columns run from 0 to 7"
+
+
+@pytest.mark.parametrize("written", ["1:1", "1:1,2:3", b"1:1", ""])
+def test_a_string_of_squares_is_refused_as_the_caller_wrote_it(written):
+    # See: issue 47, item 8 (`given="1:1"` was refused as "given: 1 is not
+    # a (row, column) pair", naming its first character).
+    with pytest.raises(TypeError) as caught:
+        queens.count(8, given=written)
+    assert str(caught.value) == (
+        f"given must be a dict {{row: column}} or (row, column) pairs, counted from 0, not the string {written!r}"
+    )
+    with pytest.raises(TypeError, match="^blocked must be "):
+        queens.Problem(8, blocked=written)
+
+
+def test_other_shapes_are_refused_by_what_they_are():
+    with pytest.raises(TypeError, match=r"^given: '1' is not a \(row, column\) pair$"):
+        queens.count(8, given=["1"])
+    with pytest.raises(TypeError, match=r"^given queen: 'a' is not an int \(a row or a column\)$"):
+        queens.count(8, given={0: "a"})
+    with pytest.raises(TypeError, match=r"^given must be a dict \{row: column\} or \(row, column\) pairs, not 5$"):
+        queens.count(8, given=5)
+
+
+def test_a_problem_pickles():
+    # See: issue 47, item 8 (Problem did not pickle, so it could not reach a
+    # multiprocessing worker as the package's results do).
+    import pickle
+
+    for problem in (
+        queens.Problem(8),
+        queens.Problem(8, given={0: 2, 5: 1}, blocked=[(1, 1), (7, 7)]),
+        queens.Problem(32, given={31: 0}),
+    ):
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            back = pickle.loads(pickle.dumps(problem, protocol))
+            assert type(back) is queens.Problem
+            assert back == problem and repr(back) == repr(problem) and hash(back) == hash(problem)
+    assert pickle.loads(pickle.dumps(queens.Problem(8, given={0: 0}))).count() == 4
+
+
 def test_a_partial_board_reads_back_as_it_prints():
     problem = queens.Problem.from_board("# a start\n.Q..\nx...\n....\n....\n")
     assert (problem.n, problem.given, problem.blocked) == (4, {0: 1}, [(1, 0)])

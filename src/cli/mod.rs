@@ -84,7 +84,12 @@ enum Command {
 /// `--version` says what this build and this CPU run ([`long_version`]).
 pub fn command() -> clap::Command {
     static LONG_VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let long = LONG_VERSION.get_or_init(|| long_version(env!("CARGO_PKG_VERSION")));
+    let long = LONG_VERSION.get_or_init(|| {
+        long_version(
+            env!("CARGO_PKG_VERSION"),
+            "not built in (cargo install --features gpu builds it)",
+        )
+    });
     Cli::command()
         .long_version(long.as_str())
         .after_help(exit::TABLE)
@@ -100,12 +105,13 @@ pub fn command() -> clap::Command {
 /// What `--version` prints after `queens `: `first_line` (the version),
 /// then the commit, whether the GPU executor is built in, and the code
 /// paths the counting loops take on this CPU (`-V` prints the first line
-/// only).
-pub fn long_version(first_line: &str) -> String {
+/// only). `without_gpu` is what to say when the GPU executor is not built
+/// in: how to get it, which differs for the binary and the Python wheel.
+pub fn long_version(first_line: &str, without_gpu: &str) -> String {
     let gpu = if queens::GPU_EXECUTOR {
         "built in (count --gpu)"
     } else {
-        "not built in (cargo install --features gpu builds it)"
+        without_gpu
     };
     format!(
         "{first_line}\ncommit: {}\nGPU executor: {gpu}\ncode paths on this CPU: {}",
