@@ -401,3 +401,15 @@ fn no_page_is_named_after_a_command_it_is_not_about() {
         }
     }
 }
+
+/// A static server the guide starts answers this machine only.
+/// See: issue 47, item 16 (docs/web.md's answered every network).
+#[test]
+fn the_guides_servers_listen_on_this_machine_only() {
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for line in text.lines().filter(|l| l.contains("-m http.server")) {
+            assert!(line.contains("-b 127.0.0.1"), "{}: {line}", page.display());
+        }
+    }
+}
