@@ -4,8 +4,8 @@
 # a 4-task job array plus an afterany merge; one task is killed with kill -9
 # mid-run, so the merge must still run, fail with exit 1 and name the missing
 # index; only that index is resubmitted (ARRAY=I AFTER=first array), it must
-# resume from its journal, and the new merge must print the OEIS total. Run by
-# hand, as root, on Debian (not part of .ci/run):
+# resume from its journal, and the new merge must print the OEIS total. As
+# root, on Debian; .ci/run runs it with N=16 and the test build's binary:
 #   sudo QUEENS=target/release/queens .ci/slurm-test.sh [WORKDIR]
 # Env: QUEENS (binary), N (16|17|18, default 18), KILL_INDEX (default 1).
 set -euo pipefail

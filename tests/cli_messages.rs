@@ -289,7 +289,7 @@ fn every_help_ends_with_the_exit_codes() {
             let last: Vec<&str> = text.trim_end().lines().rev().take(2).collect();
             assert!(
                 last[1].starts_with("Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 ")
-                    && last[0].contains("docs/README.md#exit-codes"),
+                    && last[0].contains("man queens"),
                 "queens {command} {flag}:\n{text}"
             );
         }
@@ -307,5 +307,5 @@ fn the_help_subcommand_shows_the_exit_codes_too() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("docs/README.md#exit-codes"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("EXIT STATUS in man queens"));
 }

@@ -381,3 +381,35 @@ fn the_pictures_are_what_make_sh_draws() {
         );
     }
 }
+
+/// A page named after a command is that command's page: the guide's
+/// topic of boards with queens given was docs/completions.md, beside
+/// `queens completions SHELL`, the shells' scripts.
+/// See: issue 47, item 16.
+#[test]
+fn no_page_is_named_after_a_command_it_is_not_about() {
+    let (commands, _) = crate::common::cli::subcommands();
+    for page in pages() {
+        let stem = page.file_stem().unwrap().to_string_lossy().into_owned();
+        if commands.contains(&stem) {
+            let text = std::fs::read_to_string(&page).unwrap();
+            assert!(
+                text.contains(&format!("queens {stem}")),
+                "{}: named after `queens {stem}`, which it never shows",
+                page.display()
+            );
+        }
+    }
+}
+
+/// A static server the guide starts answers this machine only.
+/// See: issue 47, item 16 (docs/web.md's answered every network).
+#[test]
+fn the_guides_servers_listen_on_this_machine_only() {
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for line in text.lines().filter(|l| l.contains("-m http.server")) {
+            assert!(line.contains("-b 127.0.0.1"), "{}: {line}", page.display());
+        }
+    }
+}

@@ -30,6 +30,7 @@ mod cli_progress;
 mod cli_scale;
 mod cli_shards;
 mod cli_stdout;
+mod cli_terminal;
 mod construct;
 mod docs;
 mod fuzz_readers;

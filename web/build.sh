@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the page's WebAssembly module, web/queens.wasm, from web/wasm
 # (the queens library, counting serially); the rest of web/ is static.
-# Serve the folder with any static server: python3 -m http.server -d web
+# Serve the folder with any static server: python3 -m http.server -b 127.0.0.1 -d web
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then

@@ -9,10 +9,16 @@ use std::process::ExitCode;
 use clap_complete::Shell;
 
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Install it where the shell looks, for example:\n  \
-                        queens completions bash > ~/.local/share/bash-completion/completions/queens\n  \
-                        queens completions zsh > ~/.zfunc/_queens   (with fpath+=~/.zfunc)\n  \
-                        queens completions fish > ~/.config/fish/completions/queens.fish")]
+#[command(
+    after_help = "Install it where the shell looks, for example (then open a new \
+                        shell):\n  \
+                        mkdir -p ~/.local/share/bash-completion/completions\n  \
+                        queens completions bash > ~/.local/share/bash-completion/completions/queens\n\n  \
+                        mkdir -p ~/.zfunc   # and fpath+=~/.zfunc in ~/.zshrc, before compinit\n  \
+                        queens completions zsh > ~/.zfunc/_queens\n\n  \
+                        mkdir -p ~/.config/fish/completions\n  \
+                        queens completions fish > ~/.config/fish/completions/queens.fish"
+)]
 pub struct CompletionsArgs {
     /// The shell to complete `queens` in.
     #[arg(value_enum, value_name = "SHELL")]

@@ -26,9 +26,36 @@ Exit codes (every command):
          (verify) with the files or journal recounted
   128+S  stopped by signal S, what was counted kept (130 for Ctrl-C)";
 
-/// The exit codes in short, as the end of every subcommand's help lists them.
+/// The exit codes and what each means, [`TABLE`]'s words unwrapped: the
+/// man page's EXIT STATUS, a list roff lays out for itself.
+pub const CODES: [(&str, &str); 5] = [
+    ("0", "success (a closed pipe, as with '| head', included)"),
+    (
+        "1",
+        "a runtime failure; no solution or an invalid board (one, check); an incomplete or \
+         inconsistent set of shards (merge, verify)",
+    ),
+    (
+        "2",
+        "bad usage, unreadable or damaged input, nothing to merge or verify, or a plan too big \
+         for this machine",
+    ),
+    (
+        "3",
+        "a count that disagrees: with the OEIS, with a second engine, or (verify) with the files \
+         or journal recounted",
+    ),
+    (
+        "128+S",
+        "stopped by signal S, what was counted kept (130 for Ctrl-C)",
+    ),
+];
+
+/// The exit codes in short, as the end of every subcommand's help lists
+/// them; where to read more is named as an installed queens has it.
 pub const SHORT: &str = "Exit codes: 0 success, 1 failure, 2 bad usage or input, 3 a count that \
-                         disagrees\n(queens --help and docs/README.md#exit-codes say more).";
+                         disagrees\n(queens --help lists them all, as does EXIT STATUS in man \
+                         queens).";
 
 /// Bad usage, or input that is not what it should be.
 pub const EXIT_USAGE: u8 = 2;
@@ -109,5 +136,18 @@ mod tests {
         assert_eq!(code(Err(failed.into())), ExitCode::FAILURE);
         let mismatch = Ok(ExitCode::from(EXIT_MISMATCH));
         assert_eq!(code(mismatch), ExitCode::from(EXIT_MISMATCH));
+    }
+
+    #[test]
+    fn the_man_pages_codes_are_the_helps_table() {
+        let words = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let listed: Vec<String> = CODES
+            .iter()
+            .map(|(code, meaning)| format!("{code} {meaning}"))
+            .collect();
+        assert_eq!(
+            words(TABLE),
+            format!("Exit codes (every command): {}", listed.join(" "))
+        );
     }
 }

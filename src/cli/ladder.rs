@@ -90,15 +90,17 @@ struct StepRecord {
     skipped: Option<String>,
 }
 
-/// The table the steps are rows of.
+/// The table the steps are rows of: a row with its verdict fits 80
+/// columns up to 14 digits of solutions and of nodes (n = 20 and beyond),
+/// and a longer one is folded between words ([`Report`]).
 fn table(n: u32) -> Table {
     Table::new(vec![
         Column::left(format!("n = {n}"), 14),
-        Column::right("solutions", 20),
-        Column::right("nodes", 16),
+        Column::right("solutions", 14),
+        Column::right("nodes", 14),
         Column::right("time", 10),
         Column::right("speed-up", 9),
-        Column::left("OEIS A000170", 0),
+        Column::left("OEIS", 0),
     ])
 }
 

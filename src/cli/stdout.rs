@@ -79,6 +79,12 @@ pub fn print_help(help: &clap::Error) -> ExitCode {
     }
 }
 
+/// The terminal's width in columns when stdout is a terminal; `None` when
+/// it is a file or a pipe, whose text is left as written.
+pub fn terminal_width() -> Option<usize> {
+    terminal_size::terminal_size_of(io::stdout()).map(|(width, _)| usize::from(width.0))
+}
+
 /// Locked stdout that refuses every write when it was closed at startup.
 pub struct Stdout {
     lock: StdoutLock<'static>,

@@ -29,6 +29,8 @@ pub fn subcommands() -> (Vec<String>, String) {
         .skip_while(|l| !l.starts_with("Commands:"))
         .skip(1)
         .take_while(|l| l.starts_with("  "))
+        // A description folded onto a second line is indented further.
+        .filter(|l| !l.starts_with("   "))
         .filter_map(|l| l.split_whitespace().next())
         .filter(|name| *name != "help")
         .map(str::to_owned)

@@ -132,7 +132,7 @@ class Page:
         """Waits until the completion count is settled: (state, exact count)."""
         out = self.wait(
             lambda d: (o := d.find_element(By.ID, "count")).get_attribute("data-state")
-            in ("done", "long", "error")
+            in ("done", "known", "long", "error")
             and o,
             timeout,
         )

@@ -123,6 +123,24 @@ def test_attacks_and_completions_match_the_command_line(page, n, given, blocked)
         assert conflict == (want[r][c] > 0)
 
 
+@pytest.mark.parametrize("n,total", [(17, 95815104), (20, 39029188884)])
+def test_an_empty_board_too_long_to_count_shows_the_oeis_total(page, n, total):
+    # Issue 47, item 15: "not counted yet ... about 7.30 h" for boards
+    # whose totals the library knows.
+    page.size(n)
+    state, count = page.wait_for_count()
+    assert (state, count) == ("known", str(total)), page.el("#count-note").text
+    assert page.el("#count").text == f"{total:,}"
+    assert "OEIS A000170" in page.el("#count-note").text
+    assert page.el("#count-anyway").is_displayed()
+    if n == 20:
+        # A queen placed: a problem, whose total OEIS does not give, and
+        # still too long to count at once.
+        page.place([(0, 0)])
+        state, _ = page.wait_for_count()
+        assert state == "long", page.el("#count-note").text
+
+
 def test_two_queens_in_a_row_are_refused_in_the_command_lines_words(page):
     page.size(8)
     page.place([(0, 0), (0, 3)])

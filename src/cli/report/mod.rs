@@ -5,10 +5,13 @@
 //! disagreement is announced ([`verdict`]); [`table`] lays out the text.
 //! A record is a `#[derive(Serialize)]` struct whose documented fields are
 //! its JSON, and whose [`Human`] impl is its text, so the two forms are
-//! written side by side and cannot drift apart. Nothing here counts.
+//! written side by side and cannot drift apart. Text for people that goes
+//! to a terminal is folded to its width between words ([`wrap`]). Nothing
+//! here counts.
 
 mod table;
 mod verdict;
+mod wrap;
 
 use std::io::{self, BufWriter, Write};
 
@@ -61,14 +64,17 @@ pub trait Human {
 pub struct Report<W: Write = BufWriter<super::stdout::Stdout>> {
     out: W,
     form: Form,
+    /// The columns human text is folded to; `None` leaves it as it is.
+    width: Option<usize>,
     /// The header, until something is written after it.
     header: Vec<u8>,
 }
 
 impl Report {
-    /// A report on stdout.
+    /// A report on stdout, folded to the terminal's width when stdout is
+    /// a terminal.
     pub fn stdout(form: Form) -> Self {
-        Self::new(super::stdout(), form)
+        Self::new(super::stdout(), form).folded_to(super::stdout::terminal_width())
     }
 }
 
@@ -78,7 +84,22 @@ impl<W: Write> Report<W> {
         Self {
             out,
             form,
+            width: None,
             header: Vec::new(),
+        }
+    }
+
+    /// The report with its human text folded to `width` columns (none:
+    /// as written).
+    pub fn folded_to(self, width: Option<usize>) -> Self {
+        Self { width, ..self }
+    }
+
+    /// Writes `text`, for people, folded to the report's width.
+    fn write_human(&mut self, text: &[u8]) -> io::Result<()> {
+        match (self.width, std::str::from_utf8(text)) {
+            (Some(width), Ok(text)) => self.out.write_all(wrap::wrap(text, width).as_bytes()),
+            _ => self.out.write_all(text),
         }
     }
 
@@ -97,7 +118,8 @@ impl<W: Write> Report<W> {
     /// Writes the header kept, if any.
     fn take_header(&mut self) -> io::Result<()> {
         if !self.header.is_empty() {
-            self.out.write_all(&std::mem::take(&mut self.header))?;
+            let header = std::mem::take(&mut self.header);
+            self.write_human(&header)?;
         }
         Ok(())
     }
@@ -107,7 +129,11 @@ impl<W: Write> Report<W> {
         self.take_header()?;
         match self.form {
             Form::Json => json_line(&mut self.out, record)?,
-            Form::Human => record.human(&mut self.out)?,
+            Form::Human => {
+                let mut text = Vec::new();
+                record.human(&mut text)?;
+                self.write_human(&text)?;
+            }
             Form::Quiet => record.quiet(&mut self.out)?,
         }
         self.out.flush()

@@ -24,7 +24,7 @@
 use std::fmt::Write as _;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use queens::{Config, Plan, Problem, Solutions, orbit, stabiliser};
+use queens::{Config, Plan, Problem, Solutions, known, orbit, stabiliser};
 
 /// The largest board whose solutions [`classes`] lists: 724 boards, 92
 /// classes at n = 10; n = 11 would make 2,680.
@@ -40,17 +40,24 @@ pub fn count(text: &str) -> Result<String, String> {
 }
 
 /// What the plan of the board's completions estimates its search at:
-/// `{"cost":1234,"units":10}`, the sum of its units' estimated search
-/// trees ([`Plan::total_cost`]), in nodes. The page turns it into a time
-/// with the nodes a second it measured.
+/// `{"cost":1234,"units":10,"known":null}`, the sum of its units'
+/// estimated search trees ([`Plan::total_cost`]), in nodes. The page turns
+/// it into a time with the nodes a second it measured. `known` is the
+/// total OEIS A000170 gives for an empty board ([`known::total`]), as a
+/// decimal string, so that the page can show it where the count would take
+/// long; null for any other board.
 ///
 /// # Errors
 /// The board's, and the plan's.
 pub fn cost(text: &str) -> Result<String, String> {
     let problem = read(text)?;
     let plan = Plan::for_problem(&problem, None, &Config::default()).map_err(|e| e.to_string())?;
+    let known = match known::total(problem.n()).filter(|_| problem.is_empty_board()) {
+        Some(total) => format!(r#""{total}""#),
+        None => "null".to_owned(),
+    };
     Ok(format!(
-        r#"{{"cost":{},"units":{}}}"#,
+        r#"{{"cost":{},"units":{},"known":{known}}}"#,
         plan.total_cost(),
         plan.len()
     ))
@@ -233,7 +240,6 @@ pub extern "C" fn web_human_duration(seconds: f64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use queens::known;
 
     #[test]
     fn counts_and_completions_are_the_librarys() {
@@ -254,6 +260,21 @@ mod tests {
         );
         let cost = cost(&"........\n".repeat(8)).unwrap();
         assert!(cost.starts_with(r#"{"cost":"#), "{cost}");
+    }
+
+    #[test]
+    fn an_empty_boards_cost_carries_the_oeis_total() {
+        // See: issue 47, item 15 (the empty 17- to 20-boards showed "not
+        // counted yet", their totals known).
+        let empty = |n: usize| format!("{}\n", ".".repeat(n)).repeat(n);
+        assert!(
+            cost(&empty(20))
+                .unwrap()
+                .ends_with(r#""known":"39029188884"}"#)
+        );
+        assert!(cost(&empty(8)).unwrap().ends_with(r#""known":"92"}"#));
+        let corner = format!("Q{}\n{}", ".".repeat(19), empty(20).split_at(21).1);
+        assert!(cost(&corner).unwrap().ends_with(r#""known":null}"#));
     }
 
     #[test]
