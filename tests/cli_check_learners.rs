@@ -172,3 +172,26 @@ fn a_row_without_a_queen_is_no_solution_and_checking_goes_on() {
         .code(1)
         .stdout("");
 }
+
+/// Notepad saves UTF-8 with a byte order mark first: it is not content,
+/// for the boards `check` reads nor for the partial board of `--board`.
+/// See: issue 47, item 16.
+#[test]
+fn a_byte_order_mark_at_the_start_is_skipped() {
+    check("\u{feff}2 4 1 3\r\n3 1 4 2\r\n")
+        .success()
+        .stdout(TWO_OK);
+    check("\u{feff}.Q..\r\n...Q\r\nQ...\r\n..Q.\r\n")
+        .success()
+        .stdout(OK);
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("board.txt");
+    std::fs::write(&board, "\u{feff}.Q..\r\n....\r\n....\r\n....\r\n").unwrap();
+    let board = board.to_str().unwrap();
+    queens_with_input(&["check", "--board", board], "2 4 1 3\n")
+        .success()
+        .stdout(OK);
+    common::cli::queens(&["count", "4", "--board", board, "-q"])
+        .success()
+        .stdout("1\n");
+}

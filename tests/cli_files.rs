@@ -26,7 +26,21 @@ fn queens(args: &[&str]) -> Command {
 /// Runs `queens`, killing it if it has not finished in 20 s (a hang is a
 /// failure, not a stuck test run).
 fn run(args: &[&str]) -> Output {
-    let mut child = queens(args)
+    finish(queens(args))
+}
+
+/// Runs `queens` with standard input read from the file `input`, as
+/// `< input` does.
+fn run_reading(args: &[&str], input: &Path) -> Output {
+    let mut command = queens(args);
+    command.stdin(fs::File::open(input).unwrap());
+    finish(command)
+}
+
+/// Runs `command`, killing it if it has not finished in 20 s.
+fn finish(mut command: Command) -> Output {
+    let args: Vec<_> = command.get_args().map(|a| a.to_owned()).collect();
+    let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -363,6 +377,140 @@ fn an_output_never_replaces_a_queens_file() {
     small_journal(&journal);
     let out = run(&["count", "11", "--output", s(&journal), "-q"]);
     refused(&out, 2, &["is a queens journal"]);
+}
+
+/// The names of the files in `dir`, sorted: a refusal leaves no
+/// temporary behind.
+fn listing(dir: &Path) -> Vec<std::ffi::OsString> {
+    let mut names: Vec<_> = (fs::read_dir(dir).unwrap())
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `file` in `dir` spelt five ways: its path, a hard link and a symlink
+/// to it (made in `dir`), through `.` and through the folder's parent.
+fn spellings(dir: &Path, file: &str) -> Vec<String> {
+    let hard = dir.join(format!("{file}.hard"));
+    fs::hard_link(dir.join(file), &hard).unwrap();
+    let soft = dir.join(format!("{file}.soft"));
+    std::os::unix::fs::symlink(file, &soft).unwrap();
+    vec![
+        s(&dir.join(file)).to_owned(),
+        s(&hard).to_owned(),
+        s(&soft).to_owned(),
+        format!("{}/./{file}", dir.display()),
+        format!(
+            "{}/../{}/{file}",
+            dir.display(),
+            dir.file_name().unwrap().to_str().unwrap()
+        ),
+    ]
+}
+
+/// `check --svg FILE < FILE` replaced the boards it read by their picture;
+/// standard input is an input like any other where it is a regular file,
+/// by device and inode, whatever the output's spelling. See: issue 47,
+/// item 1.
+#[test]
+fn check_never_draws_over_the_boards_on_its_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = path(&dir, "b.txt");
+    let before = b"2 4 1 3\n3 1 4 2\n";
+    fs::write(&boards, before).unwrap();
+    let spelt = spellings(dir.path(), "b.txt");
+    let names = listing(dir.path());
+    let stdin_names = ["/dev/stdin", "/proc/self/fd/0"].map(str::to_owned);
+    for svg in spelt.iter().chain(&stdin_names) {
+        for args in [&["check", "--svg", svg][..], &["check", "-", "--svg", svg]] {
+            let out = run_reading(args, &boards);
+            refused(&out, 2, &["--svg", "the file on standard input"]);
+            assert!(out.stdout.is_empty(), "{args:?}: refused before reading");
+            assert_eq!(fs::read(&boards).unwrap(), before, "{args:?}");
+            assert_eq!(listing(dir.path()), names, "{args:?}");
+        }
+    }
+    // Named as the file to check, it is refused as that.
+    for svg in &spelt {
+        let out = run(&["check", s(&boards), "--svg", svg]);
+        refused(&out, 2, &["--svg", "the file of boards this command reads"]);
+        assert_eq!(fs::read(&boards).unwrap(), before);
+    }
+    // Another file is drawn.
+    let svg = path(&dir, "b.svg");
+    let out = run_reading(&["check", "--svg", s(&svg)], &boards);
+    assert!(out.status.success(), "{out:?}");
+    assert!(fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    assert_eq!(fs::read(&boards).unwrap(), before);
+}
+
+/// `count --board FILE --output FILE` replaced the partial board by the
+/// count's record. See: issue 47, item 2.
+#[test]
+fn count_never_writes_its_record_over_its_partial_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = path(&dir, "s.txt");
+    let before =
+        b".Q......\n........\n........\n........\n........\n........\n........\n........\n";
+    fs::write(&board, before).unwrap();
+    let outputs = spellings(dir.path(), "s.txt");
+    let names = listing(dir.path());
+    for output in &outputs {
+        let out = run(&["count", "8", "--board", s(&board), "--output", output, "-q"]);
+        refused(
+            &out,
+            2,
+            &["--output", "the partial board this command reads"],
+        );
+        assert!(out.stdout.is_empty(), "{output}: refused before counting");
+        assert_eq!(fs::read(&board).unwrap(), before, "{output}");
+        assert_eq!(listing(dir.path()), names, "{output}");
+    }
+    // The board read through standard input's name.
+    let out = run_reading(
+        &[
+            "count",
+            "8",
+            "--board",
+            "/dev/stdin",
+            "--output",
+            s(&board),
+            "-q",
+        ],
+        &board,
+    );
+    refused(
+        &out,
+        2,
+        &["--output", "the partial board this command reads"],
+    );
+    assert_eq!(fs::read(&board).unwrap(), before);
+}
+
+/// `check --board FILE --svg FILE` replaced the problem's board by the
+/// picture. See: issue 47, item 3.
+#[test]
+fn check_never_draws_over_its_partial_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = path(&dir, "p.txt");
+    let before = b".Q..\n....\n....\n....\n";
+    fs::write(&board, before).unwrap();
+    let boards = path(&dir, "in.txt");
+    fs::write(&boards, "2 4 1 3\n").unwrap();
+    let svgs = spellings(dir.path(), "p.txt");
+    let names = listing(dir.path());
+    for svg in &svgs {
+        let out = run_reading(&["check", "--board", s(&board), "--svg", svg], &boards);
+        refused(&out, 2, &["--svg", "the partial board this command reads"]);
+        assert!(out.stdout.is_empty(), "{svg}: refused before reading");
+        assert_eq!(fs::read(&board).unwrap(), before, "{svg}");
+        assert_eq!(listing(dir.path()), names, "{svg}");
+    }
+    // Boards from a character device rather than a file.
+    let out = run(&["check", "--board", s(&board), "--svg", &svgs[1]]);
+    refused(&out, 2, &["--svg", "the partial board this command reads"]);
+    assert_eq!(fs::read(&board).unwrap(), before);
 }
 
 #[test]

@@ -211,11 +211,15 @@ pub fn run(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let mut against = args.problem.against()?;
     let mut drawing = match &args.svg {
         Some(path) => {
-            let inputs: Vec<Input<'_>> = (args.file.iter())
-                .map(|path| Input {
+            let boards = match &args.file {
+                Some(path) if path.as_os_str() != "-" => Input::File {
                     role: "the file of boards",
                     path,
-                })
+                },
+                _ => Input::Stdin,
+            };
+            let inputs: Vec<Input<'_>> = std::iter::once(boards)
+                .chain(args.problem.input())
                 .collect();
             Some(Drawing::new(Output::new(path, "--svg", &inputs)?))
         }

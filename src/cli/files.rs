@@ -17,8 +17,10 @@
 //! - a symlink is followed to its target, which is what gets written;
 //! - a directory, a block device or a socket is refused;
 //! - a queens journal or shard result is never replaced by an output, nor
-//!   is any file the same command reads (compared by device and inode,
-//!   not by spelling).
+//!   is any file the same command reads ([`Input`]), standard input
+//!   included where it is a regular file (`< file`): compared by device and
+//!   inode, not by spelling, so that a symlink, a hard link, `./file`,
+//!   `/dev/stdin` or `/proc/self/fd/0` is caught as surely as the name.
 //!
 //! Reading ([`open_input`]): a journal or shard result must be a regular
 //! file, checked before it is opened and again once it is (opened
@@ -30,6 +32,7 @@
 
 use std::fs::{self, File, Metadata, OpenOptions, Permissions};
 use std::io::{self, Read, Write};
+use std::os::fd::AsFd;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -68,6 +71,16 @@ impl Identity {
         let folder = fs::metadata(folder_of(&path)).ok()?;
         Some(Self::Entry(folder.dev(), folder.ino(), name))
     }
+
+    /// The identity of the regular file standard input reads (`< file`),
+    /// or `None` where it is a pipe, a terminal or closed: writing one of
+    /// those destroys nothing that was read, and a pipe or a terminal
+    /// has no name an output could spell.
+    pub fn of_stdin() -> Option<Self> {
+        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+        let meta = File::from(fd).metadata().ok()?;
+        meta.is_file().then(|| Self::File(meta.dev(), meta.ino()))
+    }
 }
 
 /// Where a chain of symlinks that ends at nothing leads: the name that
@@ -95,12 +108,26 @@ pub fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// A file a command reads, named for the refusal an output that would
-/// overwrite it gets.
-pub struct Input<'a> {
-    /// What the command calls it: "the journal", "a shard result".
-    pub role: &'static str,
-    pub path: &'a Path,
+/// What a command reads, which none of its outputs may be, named for the
+/// refusal an output that would overwrite it gets.
+pub enum Input<'a> {
+    /// A file named on the command line.
+    File {
+        /// What the command calls it: "the journal", "a shard result".
+        role: &'static str,
+        path: &'a Path,
+    },
+    /// Standard input (`-`, or no file named), where it is a regular
+    /// file.
+    Stdin,
+}
+
+/// An [`Input`] as an [`Output`] keeps it, to look at again when it
+/// writes.
+#[derive(Debug)]
+enum Source {
+    File(&'static str, PathBuf),
+    Stdin,
 }
 
 /// A file a command will write at its end (`--output`, `--units-csv`,
@@ -110,8 +137,8 @@ pub struct Output {
     path: PathBuf,
     /// The option that named it, for messages.
     flag: &'static str,
-    /// The files the command reads, which the output must not be.
-    inputs: Vec<(&'static str, PathBuf)>,
+    /// What the command reads, which the output must not be.
+    inputs: Vec<Source>,
 }
 
 /// How an output is written, decided from what is at its path.
@@ -131,7 +158,12 @@ impl Output {
         let output = Self {
             path: path.to_owned(),
             flag,
-            inputs: inputs.iter().map(|i| (i.role, i.path.to_owned())).collect(),
+            inputs: (inputs.iter())
+                .map(|input| match input {
+                    Input::File { role, path } => Source::File(role, path.to_path_buf()),
+                    Input::Stdin => Source::Stdin,
+                })
+                .collect(),
         };
         output.target().map_err(UsageError)?;
         Ok(output)
@@ -167,12 +199,20 @@ impl Output {
         let shown = self.path.display();
         let flag = self.flag;
         let mine = Identity::of(&self.path);
-        for (role, input) in &self.inputs {
-            if mine.is_some() && Identity::of(input) == mine {
+        for input in &self.inputs {
+            let (identity, what) = match input {
+                Source::File(role, path) => (
+                    Identity::of(path),
+                    format!("{role} this command reads ({})", path.display()),
+                ),
+                Source::Stdin => (
+                    Identity::of_stdin(),
+                    "the file on standard input, which this command reads".to_owned(),
+                ),
+            };
+            if mine.is_some() && identity == mine {
                 return Err(format!(
-                    "{flag} {shown} is {role} this command reads ({}): writing it would destroy \
-                     it; name another file",
-                    input.display()
+                    "{flag} {shown} is {what}: writing it would destroy it; name another file"
                 ));
             }
         }

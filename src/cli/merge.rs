@@ -97,7 +97,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<ExitCode> {
     let paths = gather(&args.paths)?;
     let inputs: Vec<Input<'_>> = (paths.iter().map(|path| (path, "a shard result")))
         .chain(args.paths.iter().map(|path| (path, "an input")))
-        .map(|(path, role)| Input { role, path })
+        .map(|(path, role)| Input::File { role, path })
         .collect();
     // Checked before anything is read, and again when it is written.
     let units_csv = args

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use queens::{Problem, Square};
 
 use super::UsageError;
+use super::files::Input;
 
 /// The largest partial board file read (a 32 x 32 board with comments is
 /// a few kilobytes).
@@ -61,6 +62,15 @@ impl ProblemArgs {
     /// Whether any constraint is given.
     pub fn any(&self) -> bool {
         self.given.is_some() || self.blocked.is_some() || self.board.is_some()
+    }
+
+    /// The partial board's file (`--board`), which the command reads: no
+    /// output of the command may be it.
+    pub fn input(&self) -> Option<Input<'_>> {
+        (self.board.as_deref()).map(|path| Input::File {
+            role: "the partial board",
+            path,
+        })
     }
 
     /// The problem of the `n`-board these flags describe, or `None` when

@@ -250,6 +250,18 @@ fn a_partial_board_reads_back_as_it_prints() {
     }
 }
 
+/// Notepad begins a UTF-8 file with a byte order mark: not a square.
+/// See: issue 47, item 16.
+#[test]
+fn a_partial_board_after_a_byte_order_mark_is_read() {
+    let plain = Problem::from_board(".Q..\nx...\n...x\n....\n").unwrap();
+    let marked = Problem::from_board("\u{feff}.Q..\r\nx...\r\n...x\r\n....\r\n").unwrap();
+    assert_eq!(marked, plain);
+    // Only at the start: inside, it is a character like any other.
+    let err = Problem::from_board(".Q..\n\u{feff}x...\n").unwrap_err();
+    assert!(err.to_string().contains("line 2"), "{err}");
+}
+
 #[test]
 fn a_stopped_search_visits_nothing() {
     let mut seen = 0;

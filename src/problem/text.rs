@@ -12,7 +12,8 @@ impl Problem {
     /// `Q` (or `q`) for a given queen, `x` (or `X`) for a blocked square
     /// and `.` for a free one. Blank lines and lines starting with `#` are
     /// skipped; trailing spaces are ignored. The board is square: as many
-    /// rows as the first row has squares.
+    /// rows as the first row has squares. A UTF-8 byte order mark at the
+    /// start (U+FEFF, as Notepad writes) is skipped.
     ///
     /// # Errors
     ///
@@ -20,6 +21,8 @@ impl Problem {
     /// and the errors of [`Problem::new`].
     pub fn from_board(text: &str) -> Result<Self, Error> {
         let bad = |line: usize, why: String| Error::PartialBoard { line, why };
+        // See: issue 47, item 16.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut given = Vec::new();
         let mut blocked = Vec::new();
         let mut n = None;

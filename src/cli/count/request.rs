@@ -99,7 +99,8 @@ impl Request {
         let out_dir = args.out_dir.clone().unwrap_or_else(|| PathBuf::from("."));
         let inputs = inputs(args, shard, &out_dir);
         let inputs: Vec<Input<'_>> = (inputs.iter())
-            .map(|(role, path)| Input { role, path })
+            .map(|(role, path)| Input::File { role, path })
+            .chain(args.problem.input())
             .collect();
         let output = args
             .output

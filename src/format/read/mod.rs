@@ -3,11 +3,12 @@
 //! checks each with [`crate::check::first_fault`].
 //!
 //! The format is detected from the first character that is not blank or in
-//! a `#` comment line: `[` or `(` a list (LeetCode's JSON, or Python's
-//! printed lists: `lists.rs`), `{` JSON lines, a digit a line of columns or
-//! the first row of a 0/1 matrix (`columns.rs` tells which), `Q`, `q`, `.`,
-//! `_` or `-` board rows (with or without spaces between the cells), a
-//! box-drawing line the `unicode` format. Each format has its file:
+//! a `#` comment line (a byte order mark at the very start is skipped): `[`
+//! or `(` a list (LeetCode's JSON, or Python's printed lists: `lists.rs`),
+//! `{` JSON lines, a digit a line of columns or the first row of a 0/1
+//! matrix (`columns.rs` tells which), `Q`, `q`, `.`, `_` or `-` board rows
+//! (with or without spaces between the cells), a box-drawing line the
+//! `unicode` format. Each format has its file:
 //! `grid.rs` (board rows, also the row strings of lists, a matrix's rows
 //! and the unicode format's squares), `columns.rs`, `lists.rs`, `json.rs`
 //! (JSON lines) and `unicode.rs`; all read through `input.rs`, a byte at a
@@ -39,6 +40,10 @@ use super::Format;
 use crate::check::{Conflict, Fault, Queen};
 use crate::error::Bytes;
 use crate::kernel::MAX_N;
+
+/// The byte order mark Notepad writes at the start of a UTF-8 file (the
+/// bytes EF BB BF): skipped there, never read as a board.
+const BYTE_ORDER_MARK: char = '\u{feff}';
 
 /// The largest board [`Boards`] accepts: a billion rows (625 MB of bits to
 /// check it).
@@ -226,7 +231,8 @@ pub enum ReadError {
 }
 
 /// The boards of a byte stream, each checked, in order: an iterator of
-/// [`Checked`] that ends after the first [`ReadError`].
+/// [`Checked`] that ends after the first [`ReadError`]. A UTF-8 byte order
+/// mark at the very start (as Notepad writes) is skipped.
 ///
 /// ```
 /// use queens::Boards;
@@ -357,7 +363,19 @@ impl<R: BufRead> Boards<R> {
     /// where there is no board; the first line of numbers is read here,
     /// where it tells columns from a 0/1 matrix, and that board returned.
     fn detect(&mut self, index: u64) -> Result<Result<Layout, Option<Checked>>, ReadError> {
-        Ok(Ok(match self.input.skip_between_boards()? {
+        let mut first = self.input.skip_between_boards()?;
+        // 0xef: the byte order mark's first byte, at the input's first.
+        if first == Some(0xef) && (self.input.line, self.input.column) == (1, 1) {
+            // See: issue 47, item 16 (Notepad begins a UTF-8 file with a
+            // byte order mark; it is not content, and not a format).
+            if self.input.next_char()? != Some(BYTE_ORDER_MARK) {
+                return Err(self.cannot_tell(0xef));
+            }
+            // Columns in messages count what an editor shows.
+            self.input.column = 1;
+            first = self.input.skip_between_boards()?;
+        }
+        Ok(Ok(match first {
             None => return Ok(Err(None)),
             Some(b'[' | b'(') => Layout::Lists,
             Some(b'{') => Layout::Jsonl,
@@ -385,15 +403,18 @@ impl<R: BufRead> Boards<R> {
             Some(b'Q' | b'q' | b'.' | b'_' | b'-') => Layout::Grid(Alphabet::Letters),
             // The first byte of U+2500 to U+257F, the box-drawing characters.
             Some(0xe2) => Layout::Unicode,
-            Some(other) => {
-                return Err(self.input.malformed(format!(
-                    "cannot tell the format from {}: expected a board row of 'Q' and '.', a \
-                     line of numbers (columns, or a row of a 0/1 matrix), a JSON object, a list \
-                     ('[' or '(') or a board drawn with box-drawing lines",
-                    describe(other)
-                )));
-            }
+            Some(other) => return Err(self.cannot_tell(other)),
         }))
+    }
+
+    /// The refusal of an input whose first mark, `first`, starts no format.
+    fn cannot_tell(&self, first: u8) -> ReadError {
+        self.input.malformed(format!(
+            "cannot tell the format from {}: expected a board row of 'Q' and '.', a line of \
+             numbers (columns, or a row of a 0/1 matrix), a JSON object, a list ('[' or '(') or \
+             a board drawn with box-drawing lines",
+            describe(first)
+        ))
     }
 
     fn read_next(&mut self) -> Result<Option<Checked>, ReadError> {
@@ -539,6 +560,40 @@ mod tests {
             verdicts("{\"n\":4,\"cols\":[1,3,0,2]}\n{\"cols\": [2, 0, 3, 1], \"n\": 4}\n"),
             ok
         );
+    }
+
+    /// Notepad begins a UTF-8 file with a byte order mark: skipped at the
+    /// very start, in every format; anywhere else it is no board, and
+    /// bytes that only begin one are refused where they are. See: issue
+    /// 47, item 16.
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        for text in [
+            "2 4 1 3\n",
+            ".Q..\r\n...Q\r\nQ...\r\n..Q.\r\n",
+            "# four\n2 4 1 3\n",
+            "[1, 3, 0, 2]\n",
+            "{\"n\":4,\"cols\":[1,3,0,2]}\n",
+            "0100\n0001\n1000\n0010\n",
+        ] {
+            assert_eq!(verdicts(&format!("\u{feff}{text}")), ["ok"], "{text:?}");
+        }
+        // Columns in messages are those an editor shows.
+        let [err] = &verdicts("\u{feff}.Qx.\n...Q\nQ...\n..Q.\n")[..] else {
+            panic!("one verdict")
+        };
+        assert!(
+            err.starts_with("error: line 1: unexpected 'x' at column 3 "),
+            "{err}"
+        );
+        let refused = |text: &[u8]| -> String {
+            let results: Vec<_> = Boards::new(text).collect();
+            results.last().unwrap().as_ref().unwrap_err().to_string()
+        };
+        assert!(refused(b"\xef\xbb\xbf\xef\xbb\xbf2 4 1 3\n").contains("cannot tell the format"));
+        assert!(refused(b"2 4 1 3\n\xef\xbb\xbf3 1 4 2\n").starts_with("line 2"));
+        assert!(refused(b"\xef\xbb2 4 1 3\n").contains("a character cut short"));
+        assert!(refused(b"\xef\xbb\xbe\n").contains("cannot tell the format from byte 0xef"));
     }
 
     /// What learners write, each read as the board it is. See: issue 37.
