@@ -245,3 +245,57 @@ fn a_journal_whose_problem_is_of_another_board_is_refused_by_verify() {
         &["the problem is a board of 2, and the plan's is of 8"],
     );
 }
+
+/// See: issue 47, item 4 (`count 12 --given 2:5 --split-depth 3`, and its
+/// shards, were refused as if the join counted a problem of n = 12;
+/// `estimate` had no `--split-depth`): one split, one plan, in every
+/// command, and a shard's merge agrees with them.
+#[test]
+fn a_problems_split_depth_is_one_plan_for_count_plan_shards_and_estimate() {
+    let given = ["12", "--given", "2:5", "--split-depth", "3"];
+    let with = |command: &str, extra: &[&str]| {
+        let mut args = vec![command];
+        args.extend_from_slice(&given);
+        args.extend_from_slice(extra);
+        args.push("--json");
+        json(&args)
+    };
+    let plan = with("plan", &[]);
+    assert_eq!(plan["split_depth"], 3);
+    let want = Problem::new(12, [Square::new(1, 4)], []).unwrap().count();
+    let count = with("count", &[]);
+    assert_eq!(
+        (&count["plan"], &count["split_depth"], &count["units"]),
+        (&plan["plan"], &plan["split_depth"], &plan["units"])
+    );
+    assert_eq!(count["solutions"].as_u64(), Some(want as u64));
+    // The default split is another plan: the flag was heard.
+    let default = json(&["plan", "12", "--given", "2:5", "--json"]);
+    assert_ne!(default["plan"], plan["plan"]);
+    let dir = TempDir::new().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    for index in 0..3 {
+        let shard = format!("{index}/3");
+        let mut args = vec!["count"];
+        args.extend_from_slice(&given);
+        args.extend_from_slice(&["--shard", &shard, "--out-dir", out_dir, "-q"]);
+        let out = run(&args, &[]);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    let merged = json(&["merge", "--json", out_dir]);
+    assert_eq!(merged["plan"], plan["plan"]);
+    assert_eq!(merged["total"].as_u64(), Some(want as u64));
+    let estimate = with("estimate", &["--sample", "100%", "--seed", "1"]);
+    assert_eq!(
+        (&estimate["units"], &estimate["split_depth"]),
+        (&plan["units"], &plan["split_depth"])
+    );
+    assert_eq!(estimate["projected_solutions"].as_f64(), Some(want as f64));
+    // The empty board of n = 12 is the join's: the refusal is true there.
+    for command in ["count", "plan", "estimate"] {
+        rejects(
+            &[command, "12", "--split-depth", "3"],
+            &["--split-depth", "join", "--engine mirror"],
+        );
+    }
+}
