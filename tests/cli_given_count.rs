@@ -299,3 +299,100 @@ fn a_problems_split_depth_is_one_plan_for_count_plan_shards_and_estimate() {
         );
     }
 }
+
+/// The command a `verify` that found a disagreement suggests (between
+/// "e.g. '" and "'"), after checking that it says how it recounted.
+fn suggested(verify: &Output) -> Vec<String> {
+    assert_eq!(verify.status.code(), Some(3), "{verify:?}");
+    let err = String::from_utf8_lossy(&verify.stderr);
+    assert!(
+        err.contains("by a plain depth-first search") && !err.contains("with the mirror engine"),
+        "{err}"
+    );
+    let (_, after) = err.split_once("(e.g. '").expect("a command is suggested");
+    let (command, _) = after.split_once('\'').unwrap();
+    command.split(' ').map(str::to_owned).collect()
+}
+
+/// Runs the command `verify` suggested (`queens count ... --units ID`)
+/// and returns the one unit's `[id, count]` it counts.
+fn recount(command: &[String]) -> (u64, u64) {
+    assert_eq!(command[..2], ["queens", "count"], "{command:?}");
+    let mut args: Vec<&str> = command[1..].iter().map(String::as_str).collect();
+    args.push("--json");
+    let record = json(&args);
+    let units = record["units"].as_array().unwrap();
+    assert_eq!(units.len(), 1, "{record}");
+    (units[0][0].as_u64().unwrap(), units[0][1].as_u64().unwrap())
+}
+
+/// See: issue 47, item 5: `verify` of a problem's shards or journal
+/// suggested `queens count N --units ID`, the empty board's unit of that
+/// id (and its plain search was said to be the mirror engine). The command
+/// it suggests now is run, and must count the problem's unit.
+#[test]
+fn verify_of_a_problem_suggests_the_command_that_recounts_its_unit() {
+    // No symmetry (1:1 blocked, 2:5 given): every unit's weight is 1.
+    let ours = ["--given", "2:5", "--blocked", "1:1"];
+    let dir = TempDir::new().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    for index in 0..3 {
+        let shard = format!("{index}/3");
+        let mut args = vec!["count", "12", "--shard", &shard, "--out-dir", out_dir, "-q"];
+        args.extend_from_slice(&ours);
+        let out = run(&args, &[]);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    // Two solutions moved from one unit to another: totals still hold.
+    let path = dir.path().join("shard-0001-of-0003.json");
+    let mut file: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    let units = file["units"].as_array_mut().unwrap();
+    let pair = |u: &Value| (u[0].as_u64().unwrap(), u[1].as_u64().unwrap());
+    let from = units.iter().position(|u| pair(u).1 >= 2).unwrap();
+    let to = usize::from(from == 0);
+    let truth = [pair(&units[from]), pair(&units[to])];
+    units[from][1] = (truth[0].1 - 2).into();
+    units[to][1] = (truth[1].1 + 2).into();
+    fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
+    let verify = run(&["verify", out_dir, "--sample", "100%", "--seed", "1"], &[]);
+    let command = suggested(&verify);
+    // A shard's split is 4, not count's 2: the command says so.
+    assert!(
+        command[2..]
+            .join(" ")
+            .starts_with("12 --given 2:5 --blocked 1:1 --split-depth 4 --units "),
+        "{command:?}"
+    );
+    let (id, count) = recount(&command);
+    assert!(truth.contains(&(id, count)), "{truth:?}: {id} {count}");
+    let err = String::from_utf8_lossy(&verify.stderr);
+    assert!(err.contains(&format!("unit {id} says ")), "{err}");
+
+    // A journal: the first record's count forged, its checksum recomputed.
+    let journal = dir.path().join("p.journal");
+    let journal = journal.to_str().unwrap();
+    let mut args = vec!["count", "12", "--checkpoint", journal, "-q"];
+    args.extend_from_slice(&ours);
+    assert!(run(&args, &[]).status.success());
+    let text = fs::read_to_string(journal).unwrap();
+    let text = text.trim_end_matches('\0');
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let plan = lines[0].rsplit_once("plan=").unwrap().1.to_owned();
+    let record: Vec<u64> = lines[1]
+        .split(' ')
+        .take(2)
+        .map(|f| f.parse().unwrap())
+        .collect();
+    let (id, count) = (record[0], record[1]);
+    let body = format!("{id} {}", count + 1);
+    let crc = crate::common::crc32(format!("{plan} {body}").as_bytes());
+    lines[1] = format!("{body} {crc:08x}");
+    fs::write(journal, lines.join("\n") + "\n").unwrap();
+    let verify = run(&["verify", "--journal", journal, "--sample", "100%"], &[]);
+    let command = suggested(&verify);
+    assert_eq!(
+        command[2..].join(" "),
+        format!("12 --given 2:5 --blocked 1:1 --units {id}")
+    );
+    assert_eq!(recount(&command), (id, count));
+}
