@@ -131,18 +131,58 @@ fn a_killed_count_of_a_problem_resumes_and_its_journal_is_refused_for_another() 
         &[],
     );
     assert!(verified.status.success(), "{verified:?}");
-    // The same journal for another problem of the same board: refused.
+    // The same journal for another problem of the same board: refused,
+    // naming both problems (see: issue 47, item 16: the empty board's
+    // count blamed the unit count).
+    let ours = "queens given at 2:5,7:1 and squares 1:1,14:14 blocked on a board of 14 there";
     let line = one_error_line(
         queens(&["count", N, "--given", "2:5", "--checkpoint", journal]),
         2,
-        &["cannot resume", "problem"],
+        &[
+            "cannot resume",
+            "it is the journal of another problem",
+            ours,
+            "queens given at 2:5 on a board of 14 here",
+        ],
     );
     assert!(line.contains(journal), "{line}");
-    // And for the empty board.
+    // And for the empty board, whichever engine counts it.
+    for engine in ["mirror", "join"] {
+        let line = one_error_line(
+            queens(&["count", N, "--engine", engine, "--checkpoint", journal]),
+            2,
+            &[
+                "it is the journal of another problem",
+                ours,
+                "the empty board of 14 here",
+                "count that problem to resume it; remove it or name another file",
+            ],
+        );
+        assert!(!line.contains("units is"), "{line}");
+    }
+    // And the empty board's journal for a problem.
+    let empty = dir.path().join("empty.journal");
+    let empty = empty.to_str().unwrap();
+    let out = run(
+        &[
+            "count",
+            N,
+            "--engine",
+            "mirror",
+            "--checkpoint",
+            empty,
+            "-q",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{out:?}");
     one_error_line(
-        queens(&["count", N, "--engine", "mirror", "--checkpoint", journal]),
+        queens(&count_args(&["--checkpoint", empty])),
         2,
-        &["cannot resume"],
+        &[
+            "it is the journal of another problem (the empty board of 14 there",
+            "queens given at 2:5,7:1",
+        ],
     );
 }
 
