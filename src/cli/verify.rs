@@ -509,6 +509,40 @@ mod tests {
         }
     }
 
+    /// See: issue 47, item 5: the command names what `count` would not
+    /// take by itself, and nothing more.
+    #[test]
+    fn the_recount_command_builds_the_same_plan() {
+        let config = Config::default();
+        let plan = |n, engine, split| Plan::new(Shape::new(n, engine, split), &config).unwrap();
+        for (plan, command) in [
+            (plan(12, Engine::Join, None), "queens count 12 --units 5"),
+            (plan(8, Engine::Mirror, None), "queens count 8 --units 5"),
+            (
+                plan(12, Engine::Mirror, Some(4)),
+                "queens count 12 --engine mirror --split-depth 4 --units 5",
+            ),
+            (
+                plan(12, Engine::Constellations, None),
+                "queens count 12 --engine constellations --units 5",
+            ),
+        ] {
+            assert_eq!(recount_command(&plan, 5), command);
+        }
+        let squares = |s: &[(u32, u32)]| {
+            s.iter()
+                .map(|&(r, c)| queens::Square::new(r, c))
+                .collect::<Vec<_>>()
+        };
+        let problem =
+            queens::Problem::new(12, squares(&[(6, 0), (1, 4)]), squares(&[(0, 0)])).unwrap();
+        let plan = Plan::for_problem(&problem, Some(3), &config).unwrap();
+        assert_eq!(
+            recount_command(&plan, 5),
+            "queens count 12 --given 2:5,7:1 --blocked 1:1 --split-depth 3 --units 5"
+        );
+    }
+
     #[test]
     fn percentages_are_checked() {
         assert_eq!(parse_percent("1%"), Ok(1.0));

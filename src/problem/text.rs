@@ -113,6 +113,14 @@ impl Problem {
     /// The constraints in words, squares 1-based as people write them:
     /// `queens given at 2:5,7:1 and squares 1:1 blocked`, or `no
     /// constraint` for the empty board.
+    ///
+    /// ```
+    /// use queens::{Problem, Square};
+    ///
+    /// let problem = Problem::new(8, [Square::new(1, 4)], [Square::new(0, 0)])?;
+    /// assert_eq!(problem.describe(), "queens given at 2:5 and squares 1:1 blocked");
+    /// # Ok::<(), queens::Error>(())
+    /// ```
     #[must_use]
     pub fn describe(&self) -> String {
         let list = |squares: &[Square]| {
