@@ -8,6 +8,14 @@
 /// The most threads a pool may be asked for. More is a typo, not a machine.
 pub const MAX_THREADS: usize = 4096;
 
+/// `, line N` of a message, or nothing for line 0 (no line at all).
+fn at_line(line: usize) -> String {
+    match line {
+        0 => String::new(),
+        line => format!(", line {line}"),
+    }
+}
+
 /// Why a count, a plan or an enumeration could not start.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 #[non_exhaustive]
@@ -135,6 +143,19 @@ pub enum Error {
         /// The board size.
         n: u32,
     },
+    /// One square given twice (the same queen named again), which is not
+    /// two queens sharing a row.
+    #[error(
+        "square {r}:{c} is given twice: name each given queen once",
+        r = .row + 1,
+        c = .col + 1
+    )]
+    GivenTwice {
+        /// The square's row, 0-based.
+        row: u32,
+        /// The square's column, 0-based.
+        col: u32,
+    },
     /// Two given queens in one row.
     #[error(
         "given queens {r}:{a} and {r}:{b} share row {r}: one queen a row",
@@ -157,9 +178,11 @@ pub enum Error {
         col: u32,
     },
     /// A partial board (`Q`, `x`, `.`) that cannot be read.
-    #[error("partial board, line {line}: {why}")]
+    #[error("partial board{}: {why}", at_line(*.line))]
     PartialBoard {
-        /// The line, 1-based (0: the text has no board at all).
+        /// The line, 1-based (0: the text has no board at all, and the
+        /// message names no line: lines count from 1 wherever people
+        /// read them).
         line: usize,
         /// What is wrong with it.
         why: String,

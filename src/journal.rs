@@ -104,6 +104,19 @@ pub enum Refusal {
         /// Its value for this count.
         ours: String,
     },
+    /// The header is for another problem's plan (the empty board's, where
+    /// this count's is a problem's, or the other way round): named before
+    /// any other field, which would only differ because of it.
+    #[error(
+        "it is the journal of another problem ({theirs} there, {ours} here): count that \
+         problem to resume it"
+    )]
+    OtherProblem {
+        /// Its problem, in words.
+        theirs: String,
+        /// This count's, in words.
+        ours: String,
+    },
     /// The file holds nothing but zero bytes: no journal does, since a
     /// new journal's header is on the disk before any room is set aside.
     #[error("it holds only zero bytes, which no queens journal does")]
@@ -242,6 +255,20 @@ impl Header {
     /// [`Refusal::NotAJournal`] or [`Refusal::OtherPlan`].
     pub fn check(&self, line: &str) -> Result<(), Refusal> {
         let theirs = fields(line)?;
+        // See: issue 47, item 16 (a problem's journal reused for the empty
+        // board was refused for its unit count).
+        let ours = |key| {
+            (self.fields.iter())
+                .find(|(k, _)| *k == key)
+                .map(|(_, v)| v.as_str())
+        };
+        let theirs_of = |key| theirs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+        if ours("problem") != theirs_of("problem") {
+            return Err(Refusal::OtherProblem {
+                theirs: in_words(theirs_of("problem"), theirs_of("n")),
+                ours: in_words(ours("problem"), ours("n")),
+            });
+        }
         for (key, ours) in &self.fields {
             let found = theirs.iter().find(|(k, _)| k == key).map(|(_, v)| *v);
             if found != Some(ours.as_str()) {
@@ -260,6 +287,28 @@ impl Header {
             });
         }
         Ok(())
+    }
+}
+
+/// A header's problem (its line) on a board of `n`, in words: its
+/// constraints, or the empty board; a line no problem has, cut short.
+fn in_words(problem: Option<&str>, n: Option<&str>) -> String {
+    // A forged line is shown cut short, its control characters escaped.
+    const KEEP: usize = 40;
+    let clip = |text: &str| {
+        let shown: String = text.chars().take(KEEP).collect();
+        let cut = if shown.len() < text.len() { "..." } else { "" };
+        format!("'{}{cut}'", shown.escape_debug())
+    };
+    match problem {
+        None => match n.and_then(|n| n.parse::<u32>().ok()) {
+            Some(n) => format!("the empty board of {n}"),
+            None => "the empty board".to_owned(),
+        },
+        Some(line) => match crate::Problem::from_line(line) {
+            Ok(problem) => format!("{} on a board of {}", problem.describe(), problem.n()),
+            Err(_) => format!("the problem {}", clip(line)),
+        },
     }
 }
 
@@ -699,6 +748,40 @@ mod tests {
             ),
             "{refusal}"
         );
+    }
+
+    /// See: issue 47, item 16: a problem's journal for the empty board
+    /// (and the other way round) was refused for its unit count.
+    #[test]
+    fn a_header_of_another_problem_names_both_problems() {
+        let (plan, header) = header();
+        let given = crate::Problem::new(8, [crate::Square::new(1, 4)], []).unwrap();
+        let problem = Plan::for_problem(&given, None, &Config::default()).unwrap();
+        let theirs = Header::of(&problem).line();
+        assert_eq!(
+            Replay::read(theirs.as_bytes(), &plan)
+                .unwrap_err()
+                .to_string(),
+            "it is the journal of another problem (queens given at 2:5 on a board of 8 there, \
+             the empty board of 8 here): count that problem to resume it"
+        );
+        assert_eq!(
+            Replay::read(header.line().as_bytes(), &problem)
+                .unwrap_err()
+                .to_string(),
+            "it is the journal of another problem (the empty board of 8 there, queens given at \
+             2:5 on a board of 8 here): count that problem to resume it"
+        );
+        // A forged problem line is shown cut short, escaped.
+        let forged = theirs.replace("problem=", "problem=\u{1b}[2J");
+        let refusal = Replay::read(forged.as_bytes(), &plan)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refusal.contains("the problem '\\u{1b}[2J........"),
+            "{refusal}"
+        );
+        assert!(!refusal.contains('\u{1b}'), "{refusal}");
     }
 
     #[test]

@@ -209,7 +209,15 @@ fn constraints_no_board_meets_as_written_are_one_line_and_exit_2() {
         &["check", "--given", "33:1"],
         &["33:1 is off the board", "1 to 32"],
     );
-    rejects(&["check", "--blocked", "0:1"], &["'0:1' is not a square"]);
+    // See: issue 47, item 16 (a row or column below 1 was a parse error).
+    rejects(
+        &["check", "--blocked", "0:1"],
+        &["blocked square 0:1 is off the board", "1 to 32"],
+    );
+    rejects(
+        &["check", "--given", "-1:1"],
+        &["given queen -1:1 is off the board", "1 to 32"],
+    );
     rejects(
         &["check", "--board", "/nonexistent/board.txt"],
         &["/nonexistent/board.txt"],

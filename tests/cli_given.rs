@@ -132,11 +132,89 @@ fn bad_constraints_are_one_line_and_exit_2() {
     );
     rejects(
         &["list", "8", "--given", "0:1"],
-        &["'0:1' is not a square", "ROW:COL"],
+        &["given queen 0:1 is off the board", "1 to 8"],
+    );
+    rejects(
+        &["list", "8", "--given", "1:x"],
+        &["'1:x' is not a square", "ROW:COL"],
     );
     rejects(&["one", "40", "--given", "1:1"], &["n = 40", "1 to 32"]);
     rejects(
         &["list", "4", "--board", "/nonexistent/board.txt"],
         &["/nonexistent/board.txt"],
     );
+}
+
+/// See: issue 47, item 16: a square given twice was "two queens sharing a
+/// row"; `--given -1:1` got the parser's message; `list` did not name the
+/// given queens that attack each other, and echoed every square instead.
+#[test]
+fn constraints_are_refused_as_written_and_attacking_queens_named() {
+    for command in ["count", "list", "one"] {
+        rejects(
+            &[command, "8", "--given", "1:1,3:4,1:1"],
+            &["queens: square 1:1 is given twice: name each given queen once"],
+        );
+        for (flag, square, what) in [
+            ("--given", "-1:1", "given queen"),
+            ("--blocked", "2:-3", "blocked square"),
+            ("--given", "99999999999999999999:1", "given queen"),
+        ] {
+            rejects(
+                &[command, "8", flag, square],
+                &[&format!(
+                    "queens: {what} {square} is off the board: rows and columns run from 1 to 8"
+                )],
+            );
+        }
+    }
+    queens(&["list", "8", "--given", "1:1,2:2,3:5,7:7"])
+        .success()
+        .stdout("")
+        .stderr("queens: no completion: the given queens 1:1 and 2:2 attack each other\n");
+}
+
+/// See: issue 47, item 16: `--board` echoed raw control bytes, named no
+/// line for bad UTF-8, and said "line 0" of a file without a board.
+#[test]
+fn a_bad_partial_board_is_named_by_its_line_and_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes, said) in [
+        (
+            "control.txt",
+            &b"....\n.\x1b..\n....\n....\n"[..],
+            "partial board, line 2: '\\u{1b}' is not a square: expected Q, x or .",
+        ),
+        (
+            "latin1.txt",
+            &b"# caf\xe9\n....\n....\n.Q\xff.\n....\n"[..],
+            "partial board, line 1: byte 0xe9 is not UTF-8: a partial board is UTF-8 text",
+        ),
+        (
+            "late.txt",
+            &b"....\n....\n.Q\xff.\n....\n"[..],
+            "partial board, line 3: byte 0xff is not UTF-8: a partial board is UTF-8 text",
+        ),
+        (
+            "comments.txt",
+            &b"# nothing here\n\n"[..],
+            "partial board: it holds only comments and blank lines",
+        ),
+        ("empty.txt", &b""[..], "partial board: it is empty"),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let file = path.to_str().unwrap();
+        rejects(&["count", "4", "--board", file], &[file, said]);
+        let err = queens(&["list", "4", "--board", file])
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        assert!(
+            !err.contains(&0x1b) && !err.contains(&0xff),
+            "{name}: {err:?}"
+        );
+        assert!(!String::from_utf8_lossy(&err).contains("line 0"), "{name}");
+    }
 }

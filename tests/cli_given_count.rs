@@ -131,18 +131,58 @@ fn a_killed_count_of_a_problem_resumes_and_its_journal_is_refused_for_another() 
         &[],
     );
     assert!(verified.status.success(), "{verified:?}");
-    // The same journal for another problem of the same board: refused.
+    // The same journal for another problem of the same board: refused,
+    // naming both problems (see: issue 47, item 16: the empty board's
+    // count blamed the unit count).
+    let ours = "queens given at 2:5,7:1 and squares 1:1,14:14 blocked on a board of 14 there";
     let line = one_error_line(
         queens(&["count", N, "--given", "2:5", "--checkpoint", journal]),
         2,
-        &["cannot resume", "problem"],
+        &[
+            "cannot resume",
+            "it is the journal of another problem",
+            ours,
+            "queens given at 2:5 on a board of 14 here",
+        ],
     );
     assert!(line.contains(journal), "{line}");
-    // And for the empty board.
+    // And for the empty board, whichever engine counts it.
+    for engine in ["mirror", "join"] {
+        let line = one_error_line(
+            queens(&["count", N, "--engine", engine, "--checkpoint", journal]),
+            2,
+            &[
+                "it is the journal of another problem",
+                ours,
+                "the empty board of 14 here",
+                "count that problem to resume it; remove it or name another file",
+            ],
+        );
+        assert!(!line.contains("units is"), "{line}");
+    }
+    // And the empty board's journal for a problem.
+    let empty = dir.path().join("empty.journal");
+    let empty = empty.to_str().unwrap();
+    let out = run(
+        &[
+            "count",
+            N,
+            "--engine",
+            "mirror",
+            "--checkpoint",
+            empty,
+            "-q",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{out:?}");
     one_error_line(
-        queens(&["count", N, "--engine", "mirror", "--checkpoint", journal]),
+        queens(&count_args(&["--checkpoint", empty])),
         2,
-        &["cannot resume"],
+        &[
+            "it is the journal of another problem (the empty board of 14 there",
+            "queens given at 2:5,7:1",
+        ],
     );
 }
 
@@ -244,4 +284,155 @@ fn a_journal_whose_problem_is_of_another_board_is_refused_by_verify() {
         2,
         &["the problem is a board of 2, and the plan's is of 8"],
     );
+}
+
+/// See: issue 47, item 4 (`count 12 --given 2:5 --split-depth 3`, and its
+/// shards, were refused as if the join counted a problem of n = 12;
+/// `estimate` had no `--split-depth`): one split, one plan, in every
+/// command, and a shard's merge agrees with them.
+#[test]
+fn a_problems_split_depth_is_one_plan_for_count_plan_shards_and_estimate() {
+    let given = ["12", "--given", "2:5", "--split-depth", "3"];
+    let with = |command: &str, extra: &[&str]| {
+        let mut args = vec![command];
+        args.extend_from_slice(&given);
+        args.extend_from_slice(extra);
+        args.push("--json");
+        json(&args)
+    };
+    let plan = with("plan", &[]);
+    assert_eq!(plan["split_depth"], 3);
+    let want = Problem::new(12, [Square::new(1, 4)], []).unwrap().count();
+    let count = with("count", &[]);
+    assert_eq!(
+        (&count["plan"], &count["split_depth"], &count["units"]),
+        (&plan["plan"], &plan["split_depth"], &plan["units"])
+    );
+    assert_eq!(count["solutions"].as_u64(), Some(want as u64));
+    // The default split is another plan: the flag was heard.
+    let default = json(&["plan", "12", "--given", "2:5", "--json"]);
+    assert_ne!(default["plan"], plan["plan"]);
+    let dir = TempDir::new().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    for index in 0..3 {
+        let shard = format!("{index}/3");
+        let mut args = vec!["count"];
+        args.extend_from_slice(&given);
+        args.extend_from_slice(&["--shard", &shard, "--out-dir", out_dir, "-q"]);
+        let out = run(&args, &[]);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    let merged = json(&["merge", "--json", out_dir]);
+    assert_eq!(merged["plan"], plan["plan"]);
+    assert_eq!(merged["total"].as_u64(), Some(want as u64));
+    let estimate = with("estimate", &["--sample", "100%", "--seed", "1"]);
+    assert_eq!(
+        (&estimate["units"], &estimate["split_depth"]),
+        (&plan["units"], &plan["split_depth"])
+    );
+    assert_eq!(estimate["projected_solutions"].as_f64(), Some(want as f64));
+    // The empty board of n = 12 is the join's: the refusal is true there.
+    for command in ["count", "plan", "estimate"] {
+        rejects(
+            &[command, "12", "--split-depth", "3"],
+            &["--split-depth", "join", "--engine mirror"],
+        );
+    }
+}
+
+/// The command a `verify` that found a disagreement suggests (between
+/// "e.g. '" and "'"), after checking that it says how it recounted.
+fn suggested(verify: &Output) -> Vec<String> {
+    assert_eq!(verify.status.code(), Some(3), "{verify:?}");
+    let err = String::from_utf8_lossy(&verify.stderr);
+    assert!(
+        err.contains("by a plain depth-first search") && !err.contains("with the mirror engine"),
+        "{err}"
+    );
+    let (_, after) = err.split_once("(e.g. '").expect("a command is suggested");
+    let (command, _) = after.split_once('\'').unwrap();
+    command.split(' ').map(str::to_owned).collect()
+}
+
+/// Runs the command `verify` suggested (`queens count ... --units ID`)
+/// and returns the one unit's `[id, count]` it counts.
+fn recount(command: &[String]) -> (u64, u64) {
+    assert_eq!(command[..2], ["queens", "count"], "{command:?}");
+    let mut args: Vec<&str> = command[1..].iter().map(String::as_str).collect();
+    args.push("--json");
+    let record = json(&args);
+    let units = record["units"].as_array().unwrap();
+    assert_eq!(units.len(), 1, "{record}");
+    (units[0][0].as_u64().unwrap(), units[0][1].as_u64().unwrap())
+}
+
+/// See: issue 47, item 5: `verify` of a problem's shards or journal
+/// suggested `queens count N --units ID`, the empty board's unit of that
+/// id (and its plain search was said to be the mirror engine). The command
+/// it suggests now is run, and must count the problem's unit.
+#[test]
+fn verify_of_a_problem_suggests_the_command_that_recounts_its_unit() {
+    // No symmetry (1:1 blocked, 2:5 given): every unit's weight is 1.
+    let ours = ["--given", "2:5", "--blocked", "1:1"];
+    let dir = TempDir::new().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    for index in 0..3 {
+        let shard = format!("{index}/3");
+        let mut args = vec!["count", "12", "--shard", &shard, "--out-dir", out_dir, "-q"];
+        args.extend_from_slice(&ours);
+        let out = run(&args, &[]);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+    }
+    // Two solutions moved from one unit to another: totals still hold.
+    let path = dir.path().join("shard-0001-of-0003.json");
+    let mut file: Value = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    let units = file["units"].as_array_mut().unwrap();
+    let pair = |u: &Value| (u[0].as_u64().unwrap(), u[1].as_u64().unwrap());
+    let from = units.iter().position(|u| pair(u).1 >= 2).unwrap();
+    let to = usize::from(from == 0);
+    let truth = [pair(&units[from]), pair(&units[to])];
+    units[from][1] = (truth[0].1 - 2).into();
+    units[to][1] = (truth[1].1 + 2).into();
+    fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
+    let verify = run(&["verify", out_dir, "--sample", "100%", "--seed", "1"], &[]);
+    let command = suggested(&verify);
+    // A shard's split is 4, not count's 2: the command says so.
+    assert!(
+        command[2..]
+            .join(" ")
+            .starts_with("12 --given 2:5 --blocked 1:1 --split-depth 4 --units "),
+        "{command:?}"
+    );
+    let (id, count) = recount(&command);
+    assert!(truth.contains(&(id, count)), "{truth:?}: {id} {count}");
+    let err = String::from_utf8_lossy(&verify.stderr);
+    assert!(err.contains(&format!("unit {id} says ")), "{err}");
+
+    // A journal: the first record's count forged, its checksum recomputed.
+    let journal = dir.path().join("p.journal");
+    let journal = journal.to_str().unwrap();
+    let mut args = vec!["count", "12", "--checkpoint", journal, "-q"];
+    args.extend_from_slice(&ours);
+    assert!(run(&args, &[]).status.success());
+    let text = fs::read_to_string(journal).unwrap();
+    let text = text.trim_end_matches('\0');
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let plan = lines[0].rsplit_once("plan=").unwrap().1.to_owned();
+    let record: Vec<u64> = lines[1]
+        .split(' ')
+        .take(2)
+        .map(|f| f.parse().unwrap())
+        .collect();
+    let (id, count) = (record[0], record[1]);
+    let body = format!("{id} {}", count + 1);
+    let crc = crate::common::crc32(format!("{plan} {body}").as_bytes());
+    lines[1] = format!("{body} {crc:08x}");
+    fs::write(journal, lines.join("\n") + "\n").unwrap();
+    let verify = run(&["verify", "--journal", journal, "--sample", "100%"], &[]);
+    let command = suggested(&verify);
+    assert_eq!(
+        command[2..].join(" "),
+        format!("12 --given 2:5 --blocked 1:1 --units {id}")
+    );
+    assert_eq!(recount(&command), (id, count));
 }

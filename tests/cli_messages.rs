@@ -66,6 +66,12 @@ const NUMERIC_OPTIONS: &[(&[&str], &str, &str, &[&str])] = &[
     (&["estimate", "8"], "--threads", "--threads", &["1", "4096"]),
     (
         &["estimate", "8"],
+        "--split-depth",
+        "--split-depth",
+        &["1", "6"],
+    ),
+    (
+        &["estimate", "8"],
         "--sample",
         "--sample",
         &["above 0", "100"],

@@ -29,6 +29,13 @@ pub struct EstimateArgs {
     #[arg(long, value_parser = super::options::EngineParser)]
     engine: Option<Engine>,
 
+    /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2],
+    /// as `count --split-depth` takes it; for a problem, the rows without a
+    /// given queen each unit places. Refused for the other engines.
+    #[arg(long, value_name = "D", value_parser = super::args::parse_split_depth,
+          allow_negative_numbers = true)]
+    split_depth: Option<u32>,
+
     /// Worker threads [default: all cores, or RAYON_NUM_THREADS].
     #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads,
           allow_negative_numbers = true)]
@@ -118,6 +125,8 @@ struct EstimateRecord {
     /// The problem whose completions were sampled (`Q` given, `x`
     /// blocked, `.` free, rows joined by `/`); null for the empty board.
     problem: Option<String>,
+    /// Rows fixed per unit (the mirror engine's plan; null for the others).
+    split_depth: Option<u32>,
 }
 
 impl Human for EstimateRecord {
@@ -208,16 +217,29 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         (None, None) => counter,
     };
     let engine = counter.chosen_engine();
+    // See: issue 47, item 4 (estimate took no split, so it sampled
+    // another plan than the count's with --split-depth).
+    let split = args.split_depth;
+    if let Some(refusal) =
+        super::plan::refuse_split_depth(split, args.engine, n, engine, ("estimate", "estimated"))
+    {
+        return Err(super::UsageError(refusal).into());
+    }
+    let counter = match split {
+        Some(rows) => counter.split_depth(rows),
+        None => counter,
+    };
+    let shape = Shape::new(n, engine, split);
     // The sample's records are few: only the tables and the threads'
     // buffers are checked before the plan is built.
     let started = Instant::now();
     let planned = counter.units(&[]).fits_unplanned().and_then(|()| {
         if !args.quiet {
-            super::plan::announce(Shape::new(n, engine, None), &config);
+            super::plan::announce(shape, &config);
         }
         match &problem {
-            Some(problem) => Plan::for_problem(problem, None, &config),
-            None => Plan::new(Shape::new(n, engine, None), &config),
+            Some(problem) => Plan::for_problem(problem, split, &config),
+            None => Plan::new(shape, &config),
         }
     });
     let plan = match planned {
@@ -276,6 +298,7 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         high_solutions: e.solutions_interval.1,
         known: known::total(n).filter(|_| problem.is_none()),
         problem: plan.problem().map(queens::Problem::to_line),
+        split_depth: plan.split_depth(),
     };
     Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
     Ok(ExitCode::SUCCESS)

@@ -290,11 +290,18 @@ fn list_completions(
         eprintln!("interrupted: {written} completions of n = {n} listed");
         return Ok(ExitCode::from(super::signals::exit_code()));
     }
+    // See: issue 47, item 16 (given queens that attack each other were
+    // not named, only every constraint echoed): as `one` says it.
     if written == 0 && limit > 0 && !args.quiet {
-        eprintln!(
-            "queens: no completion: no solution of n = {n} has {}",
-            super::problem::describe(problem)
-        );
+        match problem.conflict() {
+            Some((a, b)) => {
+                eprintln!("queens: no completion: the given queens {a} and {b} attack each other");
+            }
+            None => eprintln!(
+                "queens: no completion: no solution of n = {n} has {}",
+                problem.describe()
+            ),
+        }
     }
     if look == Look::Svg && written > 0 {
         return draw(args, drawn);

@@ -15,7 +15,7 @@ use queens::{BoardWriter, Construction, Format, MAX_N, MAX_READ_N, Problem};
 
 use super::picture::{Look, write_sheet};
 
-use super::problem::{ProblemArgs, describe};
+use super::problem::ProblemArgs;
 use super::signals;
 
 /// The largest board drawn square by square (a million characters).
@@ -102,7 +102,7 @@ fn complete(args: &OneArgs, format: Look) -> anyhow::Result<ExitCode> {
         .into());
     }
     let problem: Problem = args.problem.problem(n)?.expect("constraints were given");
-    let said = describe(&problem);
+    let said = problem.describe();
     if let Some((a, b)) = problem.conflict() {
         if !args.quiet {
             eprintln!("queens: no completion: the given queens {a} and {b} attack each other");

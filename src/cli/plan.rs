@@ -24,8 +24,9 @@ pub struct PlanArgs {
     #[arg(long, value_parser = super::options::EngineParser)]
     engine: Option<Engine>,
 
-    /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2].
-    /// Refused for the other engines, whose units are fixed by n.
+    /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2];
+    /// for a problem, at any n, the rows without a given queen each unit
+    /// places. Refused for the other engines, whose units are fixed by n.
     #[arg(long, value_name = "D", value_parser = super::args::parse_split_depth,
           allow_negative_numbers = true)]
     split_depth: Option<u32>,
@@ -127,19 +128,14 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
     };
     // See: issue 23's note (`plan 16 --split-depth 3` printed the join's
     // plan as if the flag had been heard).
-    if args.split_depth.is_some() && engine != Engine::Mirror {
-        let why = if args.engine.is_some() {
-            format!(
-                "not {engine} (its units are fixed by n): drop it, or plan with --engine mirror"
-            )
-        } else {
-            format!(
-                "and n = {n} is planned by the {engine} engine by default: add --engine mirror, \
-                 or drop --split-depth"
-            )
-        };
-        eprintln!("queens: --split-depth applies to the mirror engine only, {why}");
-        return Ok(ExitCode::from(EXIT_USAGE));
+    if let Some(refusal) = refuse_split_depth(
+        args.split_depth,
+        args.engine,
+        n,
+        engine,
+        ("plan", "planned"),
+    ) {
+        return Err(super::UsageError(refusal).into());
     }
     let config = Config::default().with_memory_limit(super::memory::available()?);
     let shape = Shape::new(n, engine, args.split_depth);
@@ -177,6 +173,34 @@ pub fn run(args: &PlanArgs) -> anyhow::Result<ExitCode> {
         problem: plan.problem().map(queens::Problem::to_line),
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why `--split-depth` (`split`) is refused when `engine` makes the plan
+/// of `n` (the one `--engine` named, where `asked`): one line, for
+/// `plan` and `estimate` (`verb`). Only the mirror engine has a split; a
+/// problem's plan is the mirror engine's whatever n, so `engine` is the
+/// one that plans, once the problem is known.
+pub(super) fn refuse_split_depth(
+    split: Option<u32>,
+    asked: Option<Engine>,
+    n: u32,
+    engine: Engine,
+    (verb, done): (&str, &str),
+) -> Option<String> {
+    if split.is_none() || engine == Engine::Mirror {
+        return None;
+    }
+    let why = if asked.is_some() {
+        format!("not {engine} (its units are fixed by n): drop it, or {verb} with --engine mirror")
+    } else {
+        format!(
+            "and n = {n} is {done} by the {engine} engine by default: add --engine mirror, or \
+             drop --split-depth"
+        )
+    };
+    Some(format!(
+        "--split-depth applies to the mirror engine only, {why}"
+    ))
 }
 
 /// Why `engine` cannot plan a problem with constraints: one line.

@@ -16,11 +16,25 @@ use super::files::Input;
 /// a few kilobytes).
 const MAX_BOARD_BYTES: u64 = 1 << 20;
 
-/// Squares as `--given` and `--blocked` take them: 0-based once parsed.
+/// Squares as `--given` and `--blocked` take them, as written: held
+/// against the board's size only once it is known.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Squares(pub Vec<Square>);
+pub struct Squares(Vec<Written>);
 
-/// `1:2,4:3`: squares as `ROW:COL` pairs counted from 1.
+/// A square as written: `ROW:COL`, whole numbers that may lie off every
+/// board (`0:1`, `-1:1`), so that those are refused with the board's range,
+/// as `9:1` on a board of 8 is. See: issue 47, item 16 (`--given -1:1` got
+/// the parser's message).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Written {
+    /// The item, trimmed, for messages.
+    text: String,
+    /// Its row and column, 1-based, saturated past `i64`.
+    row: i64,
+    col: i64,
+}
+
+/// `1:2,4:3`: squares as `ROW:COL` pairs of whole numbers.
 pub fn parse_squares(text: &str) -> Result<Squares, String> {
     let bad = |item: &str| {
         format!("'{item}' is not a square: expected ROW:COL counted from 1, as in 1:2,4:3")
@@ -29,14 +43,46 @@ pub fn parse_squares(text: &str) -> Result<Squares, String> {
         .map(str::trim)
         .map(|item| {
             let (row, col) = item.split_once(':').ok_or_else(|| bad(item))?;
-            let from_one = |x: &str| x.trim().parse::<u32>().ok().filter(|&x| x >= 1);
-            match (from_one(row), from_one(col)) {
-                (Some(r), Some(c)) => Ok(Square::new(r - 1, c - 1)),
+            match (whole(row), whole(col)) {
+                (Some(row), Some(col)) => Ok(Written {
+                    text: item.to_owned(),
+                    row,
+                    col,
+                }),
                 _ => Err(bad(item)),
             }
         })
         .collect::<Result<_, _>>()
         .map(Squares)
+}
+
+/// A whole number, with an optional sign, saturated past `i64`.
+fn whole(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let negative = text.starts_with('-');
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let saturated = if negative { i64::MIN } else { i64::MAX };
+    Some(text.parse().unwrap_or(saturated))
+}
+
+impl Squares {
+    /// The squares, 0-based, on a board of `n`: one (`what`) off it is
+    /// refused in the words the library refuses `9:1` on a board of 8.
+    fn on_board(&self, what: &str, n: u32) -> Result<Vec<Square>, UsageError> {
+        let on = |x: i64| u32::try_from(x).ok().filter(|x| (1..=n).contains(x));
+        (self.0.iter())
+            .map(|w| match (on(w.row), on(w.col)) {
+                (Some(row), Some(col)) => Ok(Square::new(row - 1, col - 1)),
+                _ => Err(UsageError(format!(
+                    "{what} {} is off the board: rows and columns run from 1 to {n}",
+                    w.text
+                ))),
+            })
+            .collect()
+    }
 }
 
 /// The constraints of a board: queens given, squares blocked, or a
@@ -45,11 +91,13 @@ pub fn parse_squares(text: &str) -> Result<Squares, String> {
 pub struct ProblemArgs {
     /// Queens placed in advance, ROW:COL counted from 1 (e.g. 1:2,4:3):
     /// only the boards that hold them.
-    #[arg(long, value_name = "ROW:COL,...", value_parser = parse_squares)]
+    #[arg(long, value_name = "ROW:COL,...", value_parser = parse_squares,
+          allow_hyphen_values = true)]
     given: Option<Squares>,
 
     /// Squares that may not hold a queen, ROW:COL counted from 1.
-    #[arg(long, value_name = "ROW:COL,...", value_parser = parse_squares)]
+    #[arg(long, value_name = "ROW:COL,...", value_parser = parse_squares,
+          allow_hyphen_values = true)]
     blocked: Option<Squares>,
 
     /// A partial board: a line a row, Q for a given queen, x for a blocked
@@ -102,9 +150,22 @@ impl ProblemArgs {
         if self.given.is_none() && self.blocked.is_none() {
             return None;
         }
-        let squares = |s: &Option<Squares>| s.as_ref().map_or(Vec::new(), |s| s.0.clone());
-        let problem = Problem::new(n, squares(&self.given), squares(&self.blocked));
-        Some(problem.map_err(|err| UsageError(err.to_string()).into()))
+        Some(self.squares(n).and_then(|(given, blocked)| {
+            Problem::new(n, given, blocked).map_err(|err| UsageError(err.to_string()).into())
+        }))
+    }
+
+    /// The squares of `--given` and `--blocked`, 0-based, on a board of `n`.
+    fn squares(&self, n: u32) -> anyhow::Result<(Vec<Square>, Vec<Square>)> {
+        let on_board = |squares: &Option<Squares>, what| {
+            squares
+                .as_ref()
+                .map_or(Ok(Vec::new()), |squares| squares.on_board(what, n))
+        };
+        Ok((
+            on_board(&self.given, "given queen")?,
+            on_board(&self.blocked, "blocked square")?,
+        ))
     }
 }
 
@@ -150,14 +211,15 @@ impl ProblemArgs {
         if self.given.is_none() && self.blocked.is_none() {
             return Ok(None);
         }
-        // What no board size changes is refused once, up front.
+        // What no board size changes is refused once, up front: the
+        // squares are then on the largest board, which holds every other.
         if let Some(Err(err)) = self.problem_of(queens::MAX_N) {
             return Err(err);
         }
-        let squares = |s: &Option<Squares>| s.as_ref().map_or(Vec::new(), |s| s.0.clone());
+        let (given, blocked) = self.squares(queens::MAX_N)?;
         Ok(Some(Against::Squares {
-            given: squares(&self.given),
-            blocked: squares(&self.blocked),
+            given,
+            blocked,
             last: None,
         }))
     }
@@ -217,40 +279,39 @@ fn read_board(path: &std::path::Path) -> anyhow::Result<Problem> {
     let shown = path.display();
     let file = std::fs::File::open(path)
         .map_err(|err| UsageError(format!("cannot open {shown}: {err}")))?;
-    let mut text = String::new();
-    std::io::Read::read_to_string(
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
         &mut std::io::Read::take(file, MAX_BOARD_BYTES + 1),
-        &mut text,
+        &mut bytes,
     )
     .map_err(|err| UsageError(format!("{shown}: {err}")))?;
-    if text.len() as u64 > MAX_BOARD_BYTES {
+    if bytes.len() as u64 > MAX_BOARD_BYTES {
         return Err(UsageError(format!(
             "{shown} is over {MAX_BOARD_BYTES} bytes: a partial board of at most 32 x 32 squares \
              is a few kilobytes"
         ))
         .into());
     }
+    let text = String::from_utf8(bytes).map_err(|err| {
+        UsageError(format!(
+            "{shown}: {}",
+            not_utf8(err.as_bytes(), &err.utf8_error())
+        ))
+    })?;
     Problem::from_board(&text).map_err(|err| UsageError(format!("{shown}: {err}")).into())
 }
 
-/// What a message says a problem is, for people: its given queens and
-/// blocked squares, 1-based.
-pub fn describe(problem: &Problem) -> String {
-    let list = |squares: &[Square]| {
-        squares
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    match (problem.given(), problem.blocked()) {
-        ([], []) => "no constraint".to_owned(),
-        (given, []) => format!("queens given at {}", list(given)),
-        ([], blocked) => format!("squares {} blocked", list(blocked)),
-        (given, blocked) => format!(
-            "queens given at {} and squares {} blocked",
-            list(given),
-            list(blocked)
+/// Why `bytes` are not a partial board's text, naming the line (from 1)
+/// and the first byte that is not UTF-8. See: issue 47, item 16 (the
+/// message named neither).
+fn not_utf8(bytes: &[u8], err: &std::str::Utf8Error) -> queens::Error {
+    let at = err.valid_up_to();
+    let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+    queens::Error::PartialBoard {
+        line,
+        why: format!(
+            "byte 0x{:02x} is not UTF-8: a partial board is UTF-8 text",
+            bytes[at]
         ),
     }
 }
@@ -261,11 +322,33 @@ mod tests {
 
     #[test]
     fn squares_are_read_from_one() {
+        let args = |given: &str| ProblemArgs {
+            given: Some(parse_squares(given).unwrap()),
+            ..ProblemArgs::default()
+        };
         assert_eq!(
-            parse_squares("1:2, 4:3").unwrap(),
-            Squares(vec![Square::new(0, 1), Square::new(3, 2)])
+            args("1:2, 4:3").squares(8).unwrap().0,
+            [Square::new(0, 1), Square::new(3, 2)]
         );
-        for bad in ["0:1", "1", "1:2:3", "a:b", "1:2,,3:4", "-1:2"] {
+        // See: issue 47, item 16: off the board, whatever the sign or size.
+        for off in [
+            "0:1",
+            "-1:2",
+            "1:-0",
+            "9:1",
+            "+9:1",
+            "99999999999999999999:1",
+            "-99999999999999999999:1",
+        ] {
+            let err = args(off).squares(8).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("given queen {off} is off the board: rows and columns run from 1 to 8")
+            );
+        }
+        for bad in [
+            "1", "1:2:3", "a:b", "1:2,,3:4", "--1:2", "+-1:2", "-:1", "1.0:2",
+        ] {
             let err = parse_squares(bad).unwrap_err();
             assert!(
                 err.contains("is not a square: expected ROW:COL"),

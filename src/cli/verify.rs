@@ -195,7 +195,11 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         } else {
             format!(", the {} taken from journals first", first.len())
         };
-        let method = if engine == Engine::Constellations {
+        // See: issue 47, item 5 (a problem's units were said to be
+        // recounted by the mirror engine, which counts them the first time).
+        let method = if plan.problem().is_some() {
+            "by a plain depth-first search, apart from the mirror engine's kernel".to_owned()
+        } else if engine == Engine::Constellations {
             "by plain recursion, apart from the constellations engine's kernel".to_owned()
         } else {
             format!("with the {engine} engine")
@@ -241,15 +245,51 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         disagreement(&format!(
             "for n = {}: {} of {} recounted units differ from {source}; unit {id} says {said}, \
              the recount gives {count}. So {source} cannot be trusted: recount them without it \
-             (e.g. 'queens count {} --units {id}'), on another machine if this one may be faulty",
+             (e.g. '{}'), on another machine if this one may be faulty",
             plan.n(),
             record.disagreements.len(),
             record.sampled,
-            plan.n(),
+            recount_command(&plan, id),
         ));
         return Ok(ExitCode::from(EXIT_MISMATCH));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The command that counts unit `id` of `plan` alone, as a user would
+/// type it: the problem's constraints (1-based, in their sorted order),
+/// and the engine and the split where they are not what `count` takes
+/// without them (a shard's split is 4), so that it builds the same plan.
+/// See: issue 47, item 5 (a problem's unit was suggested as the empty
+/// board's unit of the same id).
+fn recount_command(plan: &Plan, id: u32) -> String {
+    let n = plan.n();
+    let mut command = format!("queens count {n}");
+    let squares = |squares: &[queens::Square]| {
+        let squares: Vec<String> = squares.iter().map(ToString::to_string).collect();
+        squares.join(",")
+    };
+    match plan.problem() {
+        Some(problem) => {
+            for (flag, on) in [("given", problem.given()), ("blocked", problem.blocked())] {
+                if !on.is_empty() {
+                    command.push_str(&format!(" --{flag} {}", squares(on)));
+                }
+            }
+        }
+        None if plan.engine() != Engine::best_for(n) => {
+            command.push_str(&format!(" --engine {}", plan.engine()));
+        }
+        None => {}
+    }
+    if let Some(rows) = plan
+        .split_depth()
+        .filter(|&d| d != queens::DEFAULT_SPLIT_DEPTH)
+    {
+        command.push_str(&format!(" --split-depth {rows}"));
+    }
+    command.push_str(&format!(" --units {id}"));
+    command
 }
 
 /// The claims of a set of shard results, once merge's checks pass.
@@ -467,6 +507,40 @@ mod tests {
             let sample = queens::sample_units(&ids[..present], default_percent(present), 7, &[]);
             assert_eq!(sample.len(), want, "{present} units");
         }
+    }
+
+    /// See: issue 47, item 5: the command names what `count` would not
+    /// take by itself, and nothing more.
+    #[test]
+    fn the_recount_command_builds_the_same_plan() {
+        let config = Config::default();
+        let plan = |n, engine, split| Plan::new(Shape::new(n, engine, split), &config).unwrap();
+        for (plan, command) in [
+            (plan(12, Engine::Join, None), "queens count 12 --units 5"),
+            (plan(8, Engine::Mirror, None), "queens count 8 --units 5"),
+            (
+                plan(12, Engine::Mirror, Some(4)),
+                "queens count 12 --engine mirror --split-depth 4 --units 5",
+            ),
+            (
+                plan(12, Engine::Constellations, None),
+                "queens count 12 --engine constellations --units 5",
+            ),
+        ] {
+            assert_eq!(recount_command(&plan, 5), command);
+        }
+        let squares = |s: &[(u32, u32)]| {
+            s.iter()
+                .map(|&(r, c)| queens::Square::new(r, c))
+                .collect::<Vec<_>>()
+        };
+        let problem =
+            queens::Problem::new(12, squares(&[(6, 0), (1, 4)]), squares(&[(0, 0)])).unwrap();
+        let plan = Plan::for_problem(&problem, Some(3), &config).unwrap();
+        assert_eq!(
+            recount_command(&plan, 5),
+            "queens count 12 --given 2:5,7:1 --blocked 1:1 --split-depth 3 --units 5"
+        );
     }
 
     #[test]

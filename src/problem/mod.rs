@@ -125,6 +125,7 @@ impl Problem {
     ///
     /// - [`Error::BoardSize`] unless `1 <= n <= 32`;
     /// - [`Error::OffBoard`] for a square outside the board;
+    /// - [`Error::GivenTwice`] for a square given twice;
     /// - [`Error::GivenRow`] for two given queens in one row;
     /// - [`Error::GivenBlocked`] for a given queen on a blocked square.
     pub fn new(
@@ -163,6 +164,13 @@ impl Problem {
         given.sort_unstable();
         blocked.sort_unstable();
         blocked.dedup();
+        // Sorted, a square given twice is next to itself.
+        if let Some(pair) = given.windows(2).find(|pair| pair[0] == pair[1]) {
+            return Err(Error::GivenTwice {
+                row: pair[0].row,
+                col: pair[0].col,
+            });
+        }
         if let Some(pair) = given.windows(2).find(|pair| pair[0].row == pair[1].row) {
             return Err(Error::GivenRow {
                 row: pair[0].row,

@@ -244,6 +244,20 @@ fn a_partial_board_reads_back_as_it_prints() {
             "QQ\n..\n",
             "given queens 1:1 and 1:2 share row 1: one queen a row",
         ),
+        // See: issue 47, item 16 (a control character was echoed as it
+        // is, and a text without rows was "line 0").
+        (
+            "..\n.\u{7}\n",
+            "line 2: '\\u{7}' is not a square: expected Q, x or .",
+        ),
+        (
+            "# a comment\n\n",
+            "partial board: it holds only comments and blank lines: expected rows of Q, x and .",
+        ),
+        (
+            "",
+            "partial board: it is empty: expected rows of Q, x and .",
+        ),
     ] {
         let err = Problem::from_board(text).unwrap_err().to_string();
         assert!(err.ends_with(why), "{text:?}: {err}");
@@ -302,6 +316,13 @@ fn bad_constraints_are_refused_with_the_square() {
     assert_eq!(
         err.to_string(),
         "given queens 3:2 and 3:6 share row 3: one queen a row"
+    );
+    // See: issue 47, item 16 (it was "given queens 1:1 and 1:1 share row 1").
+    let twice = [Square::new(0, 0), Square::new(2, 3), Square::new(0, 0)];
+    let err = Problem::new(8, twice, []).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "square 1:1 is given twice: name each given queen once"
     );
     let err = Problem::new(8, [Square::new(2, 1)], [Square::new(2, 1)]).unwrap_err();
     assert_eq!(err.to_string(), "given queen 3:2 is on a blocked square");

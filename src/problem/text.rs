@@ -52,10 +52,15 @@ impl Problem {
                     'Q' | 'q' => given.push(Square::new(row, col)),
                     'x' | 'X' => blocked.push(Square::new(row, col)),
                     '.' => {}
+                    // Escaped, so that a control character is shown, not
+                    // obeyed (see: issue 47, item 16).
                     other => {
                         return Err(bad(
                             line_no,
-                            format!("'{other}' is not a square: expected Q, x or ."),
+                            format!(
+                                "'{}' is not a square: expected Q, x or .",
+                                other.escape_debug()
+                            ),
                         ));
                     }
                 }
@@ -63,7 +68,11 @@ impl Problem {
             row += 1;
         }
         let Some(size) = n else {
-            return Err(bad(0, "no board: expected rows of Q, x and .".to_owned()));
+            let why = match text.trim() {
+                "" => "it is empty: expected rows of Q, x and .",
+                _ => "it holds only comments and blank lines: expected rows of Q, x and .",
+            };
+            return Err(bad(0, why.to_owned()));
         };
         if (row as usize) < size {
             return Err(bad(
@@ -100,6 +109,37 @@ impl Problem {
             });
         }
         Ok(problem)
+    }
+}
+
+impl Problem {
+    /// The constraints in words, squares 1-based as people write them:
+    /// `queens given at 2:5,7:1 and squares 1:1 blocked`, or `no
+    /// constraint` for the empty board.
+    ///
+    /// ```
+    /// use queens::{Problem, Square};
+    ///
+    /// let problem = Problem::new(8, [Square::new(1, 4)], [Square::new(0, 0)])?;
+    /// assert_eq!(problem.describe(), "queens given at 2:5 and squares 1:1 blocked");
+    /// # Ok::<(), queens::Error>(())
+    /// ```
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let list = |squares: &[Square]| {
+            let squares: Vec<String> = squares.iter().map(ToString::to_string).collect();
+            squares.join(",")
+        };
+        match (self.given(), self.blocked()) {
+            ([], []) => "no constraint".to_owned(),
+            (given, []) => format!("queens given at {}", list(given)),
+            ([], blocked) => format!("squares {} blocked", list(blocked)),
+            (given, blocked) => format!(
+                "queens given at {} and squares {} blocked",
+                list(given),
+                list(blocked)
+            ),
+        }
     }
 }
 

@@ -25,8 +25,9 @@ pub struct CountArgs {
     pub(super) threads: Option<NonZeroUsize>,
 
     /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2;
-    /// with --shard, 4]. Refused where another method counts (the join
-    /// does by default for 12 <= n <= 28: add --engine mirror).
+    /// with --shard, 4]; for a problem, at any n, the rows without a given
+    /// queen each unit places. Refused where another method counts (the
+    /// join does by default for 12 <= n <= 28: add --engine mirror).
     #[arg(long, value_name = "D", value_parser = crate::cli::args::parse_split_depth,
           allow_negative_numbers = true)]
     pub(super) split_depth: Option<u32>,

@@ -67,8 +67,7 @@ impl Request {
     /// Checks what clap cannot: refusals are one line and exit 2.
     pub(super) fn resolve(args: &CountArgs) -> anyhow::Result<Self> {
         let Sizes { first, last } = args.sizes;
-        let sizes: Vec<(u32, Method)> = (first..=last).map(|n| (n, args.method(n))).collect();
-        if let Some(refusal) = args.refusal(&sizes) {
+        if let Some(refusal) = args.refusal() {
             return Err(UsageError(refusal).into());
         }
         let problem = match args.problem.any() {
@@ -76,11 +75,17 @@ impl Request {
             false => None,
         }
         .filter(|problem| !problem.is_empty_board());
-        let sizes = match problem {
+        let sizes: Vec<(u32, Method)> = match problem {
             // A problem is counted by the one engine that takes one.
             Some(_) => vec![(first, Method::Engine(Engine::Mirror))],
-            None => sizes,
+            None => (first..=last).map(|n| (n, args.method(n))).collect(),
         };
+        // See: issue 47, item 4 (a problem's split was refused as if the
+        // join counted it): the split is held against the methods that
+        // count, once the problem says which.
+        if let Some(refusal) = args.refuse_split_depth(&sizes) {
+            return Err(UsageError(refusal).into());
+        }
         let threads = crate::cli::args::threads(args.threads)?;
         if args.gpu {
             let name = crate::cli::options::find_gpu()?;
@@ -206,9 +211,9 @@ fn inputs(
 impl CountArgs {
     /// Why these arguments cannot count, in one line, where clap cannot
     /// tell: a size too big for a slow algorithm, a one-plan option with a
-    /// range, an engine or `--gpu` that does not cover a size, a split the
-    /// method (of each size, in `sizes`) would ignore.
-    fn refusal(&self, sizes: &[(u32, Method)]) -> Option<String> {
+    /// range, an engine or `--gpu` that does not cover a size. (A split
+    /// the method would ignore is [`Self::refuse_split_depth`]'s.)
+    fn refusal(&self) -> Option<String> {
         let Sizes { first, last } = self.sizes;
         if let Some(refusal) = self
             .algorithm
@@ -238,12 +243,9 @@ impl CountArgs {
         {
             return Some(refusal);
         }
-        if self.gpu
-            && let Some(refusal) = crate::cli::options::refuse_gpu(self.engine, first)
-        {
-            return Some(refusal);
-        }
-        self.refuse_split_depth(sizes)
+        self.gpu
+            .then(|| crate::cli::options::refuse_gpu(self.engine, first))
+            .flatten()
     }
 
     /// Why the options cannot count a problem's completions, where they
@@ -295,7 +297,8 @@ impl CountArgs {
 
     /// Why `--split-depth` is refused: a size of the range is counted by a
     /// method without a split (the join, by choice or by default, or a slow
-    /// algorithm), which would ignore it in silence.
+    /// algorithm), which would ignore it in silence. `sizes` are the
+    /// methods that count: a problem's is the mirror engine's, whatever n.
     fn refuse_split_depth(&self, sizes: &[(u32, Method)]) -> Option<String> {
         self.split_depth?;
         let &(n, method) = sizes.iter().find(|&&(_, method)| !method.splits())?;

@@ -247,7 +247,7 @@ pub(super) fn plan_for(
         Some(problem) => Plan::for_problem(problem, shape.split_depth, config).with_context(|| {
             format!(
                 "counting the completions of n = {n} with {}",
-                crate::cli::problem::describe(problem)
+                problem.describe()
             )
         }),
         None => Plan::new(shape, config)
