@@ -90,17 +90,18 @@ struct StepRecord {
     skipped: Option<String>,
 }
 
-/// The table the steps are rows of: a row with its verdict fits 80
-/// columns up to 14 digits of solutions and of nodes (n = 20 and beyond),
-/// and a longer one is folded between words ([`Report`]).
+/// The table the steps are rows of: its header and a row with its
+/// verdict fit 80 columns up to 14 digits of solutions and 13 of nodes
+/// (n = 20 and beyond), and a longer one is folded between words at a
+/// terminal ([`Report`]).
 fn table(n: u32) -> Table {
     Table::new(vec![
         Column::left(format!("n = {n}"), 14),
         Column::right("solutions", 14),
-        Column::right("nodes", 14),
-        Column::right("time", 10),
-        Column::right("speed-up", 9),
-        Column::left("OEIS", 0),
+        Column::right("nodes", 13),
+        Column::right("time", 9),
+        Column::right("speed-up", 8),
+        Column::left("OEIS A000170", 0),
     ])
 }
 
