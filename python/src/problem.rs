@@ -141,6 +141,13 @@ pub fn build(
     let blocked = squares(blocked, n, "blocked", "blocked square")?;
     let mut rows = given.clone();
     rows.sort_unstable();
+    // See: issue 47, item 16 (a square given twice was "two queens sharing a row").
+    if let Some(two) = rows.windows(2).find(|two| two[0] == two[1]) {
+        return Err(InputError::new_err(format!(
+            "given queen ({}, {}) is given twice: name each given queen once",
+            two[0].row, two[0].col
+        )));
+    }
     if let Some(two) = rows.windows(2).find(|two| two[0].row == two[1].row) {
         return Err(InputError::new_err(format!(
             "given queens ({0}, {1}) and ({0}, {2}) share row {0}: one queen a row",

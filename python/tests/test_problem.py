@@ -91,6 +91,8 @@ def test_attacking_given_queens_have_no_completion():
         ({8: 1}, [], "given queen (8, 1) is off the board: rows and columns run from 0 to 7"),
         ({}, [(0, -1)], "blocked square (0, -1) is off the board"),
         ([(1, 1), (1, 3)], [], "given queens (1, 1) and (1, 3) share row 1"),
+        # See: issue 47, item 16 (a square given twice was "share row 1").
+        ([(1, 1), (1, 1)], [], "given queen (1, 1) is given twice"),
         ({1: 1}, [(1, 1)], "given queen (1, 1) is on a blocked square"),
     ],
 )
