@@ -306,7 +306,9 @@ pub fn parse_shard(text: &str) -> Result<ShardArg, String> {
         return Ok(ShardArg::Env(of));
     }
     let index = shard_index(index, of)?;
-    Ok(ShardArg::Given(ShardId { index, of }))
+    ShardId::new(index, of)
+        .map(ShardArg::Given)
+        .map_err(|e| e.to_string())
 }
 
 /// Shard index `text` of `of`, or why not.
@@ -340,7 +342,7 @@ impl ShardArg {
                     ));
                 };
                 let index = shard_index(&value, of).map_err(|e| format!("{name}: {e}"))?;
-                Ok(ShardId { index, of })
+                ShardId::new(index, of).map_err(|e| format!("{name}: {e}"))
             }
         }
     }
@@ -352,7 +354,7 @@ mod tests {
 
     #[test]
     fn shards_are_i_of_k_or_read_from_the_scheduler() {
-        let given = |index, of| Ok(ShardArg::Given(ShardId { index, of }));
+        let given = |index, of| Ok(ShardArg::Given(ShardId::new(index, of).unwrap()));
         assert_eq!(parse_shard("3/64"), given(3, 64));
         assert_eq!(parse_shard("0/1"), given(0, 1));
         assert_eq!(parse_shard("env/8"), Ok(ShardArg::Env(8)));
@@ -370,12 +372,12 @@ mod tests {
         let slurm = env(&[("SLURM_ARRAY_TASK_ID", "5"), ("JOB_COMPLETION_INDEX", "1")]);
         assert_eq!(
             ShardArg::Env(8).resolve(slurm),
-            Ok(ShardId { index: 5, of: 8 })
+            Ok(ShardId::new(5, 8).unwrap())
         );
         let k8s = env(&[("JOB_COMPLETION_INDEX", "2")]);
         assert_eq!(
             ShardArg::Env(4).resolve(k8s),
-            Ok(ShardId { index: 2, of: 4 })
+            Ok(ShardId::new(2, 4).unwrap())
         );
         let out_of_range = ShardArg::Env(4).resolve(env(&[("AWS_BATCH_JOB_ARRAY_INDEX", "4")]));
         assert!(
