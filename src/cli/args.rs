@@ -66,12 +66,20 @@ pub fn refuse_size(algorithm: Algorithm, n: u32, force: bool) -> Option<String> 
     })
 }
 
-/// Why `engine` will not count an `n`-board, in one line.
+/// Why `engine` will not count an `n`-board, in one line, naming the
+/// engine `count N` takes for it (issue 47: `count 29 --engine join`
+/// suggested the mirror engine, not the faster constellations).
 pub fn refuse_engine(engine: Engine, n: u32) -> Option<String> {
     let range = engine.range();
+    let best = Engine::best_for(n);
     (!range.contains(&n)).then(|| {
+        let advice = if best.covers(n) {
+            format!("; use --engine {best} for n = {n}, the default for it")
+        } else {
+            String::new()
+        };
         format!(
-            "the {engine} engine counts {} <= n <= {} only; use --engine mirror for n = {n}",
+            "the {engine} engine counts {} <= n <= {} only{advice}",
             range.start(),
             range.end(),
         )
@@ -351,6 +359,23 @@ impl ShardArg {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 47, item 16.
+    #[test]
+    fn a_refused_engine_names_the_default_engine_for_n() {
+        assert_eq!(
+            refuse_engine(Engine::Join, 29).unwrap(),
+            "the join engine counts 4 <= n <= 28 only; use --engine constellations for n = 29, \
+             the default for it"
+        );
+        assert!(
+            refuse_engine(Engine::Join, 3)
+                .unwrap()
+                .ends_with("use --engine mirror for n = 3, the default for it")
+        );
+        assert!(!refuse_engine(Engine::Mirror, 33).unwrap().contains("use"));
+        assert_eq!(refuse_engine(Engine::Join, 12), None);
+    }
 
     #[test]
     fn shards_are_i_of_k_or_read_from_the_scheduler() {
