@@ -16,6 +16,7 @@
 //! line per engine and n, then the makespan table; results/ keeps the
 //! figures.
 
+use std::num::NonZeroU32;
 use std::time::Instant;
 
 use queens::shard::Assignment;
@@ -67,7 +68,7 @@ fn main() {
             );
             for shards in SHARDS {
                 let ratios = [Assignment::RoundRobin, Assignment::Lpt]
-                    .map(|a| makespan(&a.owners(&plan, shards), &times, shards));
+                    .map(|a| makespan(&a.owners(&plan, nonzero(shards)), &times, shards));
                 makespans.push((engine, n, shards, ratios));
             }
         }
@@ -96,6 +97,10 @@ const SHARDS: [u32; 3] = [4, 16, 64];
 
 /// The slowest shard's time over the total time / `shards`, with unit `i`
 /// of time `times[i]` on shard `owners[i]`.
+fn nonzero(shards: u32) -> NonZeroU32 {
+    NonZeroU32::new(shards).expect("a positive shard count")
+}
+
 fn makespan(owners: &[u32], times: &[f64], shards: u32) -> f64 {
     let mut loads = vec![0.0; shards as usize];
     for (&owner, &time) in owners.iter().zip(times) {

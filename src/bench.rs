@@ -19,9 +19,12 @@
 //! returns figures; it never prints.
 
 use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::{Config, Counter, Engine, Error, Executor, Options, Plan, Shape, known};
+use crate::{
+    Config, Counter, Engine, Error, Executor, Observer, Options, Plan, Shape, UnitDone, known,
+};
 
 pub mod stats;
 mod warning;
@@ -154,6 +157,13 @@ pub struct Row {
     pub efficiency: f64,
     /// Solutions counted per second (median run).
     pub solutions_per_sec: f64,
+    /// The process's CPU time in the timed runs, from
+    /// [`Progress::cpu_secs`], over their unit-seconds (each unit's wall
+    /// time on its thread, summed: the threads' idle ends ask for
+    /// nothing); `None` (JSON `null`) where the caller cannot read CPU
+    /// time. About 1 on a quiet machine; well below, another program was
+    /// using the CPUs (issue 47, item 14).
+    pub cpu_share: Option<f64>,
 }
 
 /// A finished benchmark.
@@ -217,11 +227,45 @@ impl Report {
     }
 }
 
-/// Told what the benchmark is doing, for a progress display.
+/// The unit-seconds of the runs since its last reset: each unit's wall
+/// time on its thread, summed.
+#[derive(Default)]
+struct UnitClock(AtomicU64);
+
+impl UnitClock {
+    fn reset(&self) {
+        self.0.store(0, Ordering::Relaxed);
+    }
+
+    fn seconds(&self) -> f64 {
+        self.0.load(Ordering::Relaxed) as f64 * 1e-9
+    }
+}
+
+impl Observer for UnitClock {
+    fn unit_done(&self, done: &UnitDone) {
+        let nanos = u64::try_from(done.elapsed.as_nanos()).unwrap_or(u64::MAX);
+        self.0.fetch_add(nanos, Ordering::Relaxed);
+    }
+}
+
+/// Told what the benchmark is doing, for a progress display, and asked
+/// the process's CPU time, which the library does not read itself.
 pub trait Progress: Sync {
     /// Run `run` of `runs` at `threads` threads is starting (run 0 is the
     /// warm-up).
     fn step(&self, _threads: usize, _run: usize, _runs: usize) {}
+
+    /// Run `run` of `runs` at `threads` threads took `secs` (run 0 is the
+    /// warm-up): what a running estimate is made of.
+    fn ran(&self, _threads: usize, _run: usize, _runs: usize, _secs: f64) {}
+
+    /// The CPU seconds this process has used so far (all its threads),
+    /// where the caller can read them: each row's
+    /// [`cpu_share`](Row::cpu_share) comes from them.
+    fn cpu_secs(&self) -> Option<f64> {
+        None
+    }
 }
 
 impl Progress for () {}
@@ -301,13 +345,20 @@ fn run(
     for &t in threads {
         let pool = crate::thread_pool(NonZeroUsize::new(t))?;
         let mut times = Vec::with_capacity(runs);
+        let mut cpu_secs = Some(0.0);
+        let unit_clock = UnitClock::default();
         for run in 0..=runs {
             progress.step(t, run, runs);
+            if run == 1 {
+                unit_clock.reset();
+            }
+            let cpu_before = progress.cpu_secs();
             let started = Instant::now();
             for plan in &plans {
                 let count = (Counter::new(plan.n()).engine(plan.engine()))
                     .executor(workload.executor)
                     .pool(&pool)
+                    .observer(&unit_clock)
                     .run_plan(plan)?;
                 let got = count.solutions + u128::from(tamper);
                 let want = known::total(plan.n()).unwrap_or_default();
@@ -320,12 +371,18 @@ fn run(
                     });
                 }
             }
+            let took = started.elapsed();
+            progress.ran(t, run, runs, took.as_secs_f64());
             if run > 0 {
-                times.push(started.elapsed());
+                times.push(took);
+                cpu_secs = cpu_secs
+                    .zip(progress.cpu_secs().zip(cpu_before))
+                    .map(|(sum, (after, before))| sum + (after - before));
             }
         }
         let times_secs: Vec<f64> = times.iter().map(Duration::as_secs_f64).collect();
         let summary = stats::Summary::of(&times_secs);
+        let asked = unit_clock.seconds();
         rows.push(Row {
             threads: t,
             times_secs,
@@ -337,6 +394,10 @@ fn run(
             speedup: 1.0,
             efficiency: 1.0 / t as f64,
             solutions_per_sec: solutions as f64 / summary.median,
+            // The GPU's units take no CPU time of their own.
+            cpu_share: cpu_secs
+                .filter(|_| workload.executor != Executor::Gpu)
+                .map(|cpu| stats::cpu_share(cpu, asked)),
         });
     }
     // Speed-ups against the 1-thread row, wherever the list put it; against
@@ -486,6 +547,7 @@ mod tests {
                     speedup: 0.0,
                     efficiency: 0.0,
                     solutions_per_sec: solutions as f64 / s.median,
+                    cpu_share: None,
                 }
             })
             .collect();
@@ -570,6 +632,17 @@ mod tests {
             &[(1, &[4.0, 4.1, 4.05]), (2, &[2.0, 2.1, 2.05])],
         );
         assert_eq!(quiet.warnings(2), []);
+        // Issue 47, item 14: the 2-thread runs got 36% of the CPU time
+        // their units asked for.
+        let mut busy = quiet.clone();
+        busy.rows[0].cpu_share = Some(0.98);
+        busy.rows[1].cpu_share = Some(0.36);
+        assert_eq!(
+            busy.warnings(2),
+            [Warning::Busy {
+                rows: vec![(2, 0.36)]
+            }]
+        );
         assert_eq!(
             quiet.warnings(1),
             [Warning::MoreThreadsThanCpus {

@@ -23,6 +23,7 @@
 use std::collections::TryReserveError;
 use std::fmt;
 
+use crate::Error;
 use crate::problem::{Problem, Square};
 
 /// A queen on the board, 0-based (messages show them 1-based).
@@ -190,44 +191,53 @@ impl Bits {
 /// The first fault of the `n`-board holding `queens`, given in reading
 /// order (row by row, any number in a row): the first conflict, or the
 /// first row without a queen where it comes before the conflict's later
-/// queen; `None` for a solution.
+/// queen; `None` for a solution. (Queens in another order get the first
+/// conflict in the order given.)
 ///
 /// O(n), as [`first_conflict`], and `n` bits more for the rows.
 ///
-/// # Panics
-/// When a queen lies off the `n`-board.
+/// # Errors
+/// [`Error::OffBoard`] for the first queen off the `n`-board.
 ///
 /// ```
 /// use queens::{Fault, Queen, first_fault};
 ///
 /// // .Q.. / .... / Q... / ..Q. : row 2 is empty, and no two queens clash.
 /// let queens = [Queen { row: 0, col: 1 }, Queen { row: 2, col: 0 }, Queen { row: 3, col: 2 }];
-/// assert_eq!(first_fault(4, queens), Some(Fault::EmptyRow(1)));
-/// assert_eq!(first_fault(4, queens).unwrap().to_string(), "row 2 has no queen");
+/// assert_eq!(first_fault(4, queens)?, Some(Fault::EmptyRow(1)));
+/// assert_eq!(first_fault(4, queens)?.unwrap().to_string(), "row 2 has no queen");
+/// # Ok::<(), queens::Error>(())
 /// ```
-pub fn first_fault<I>(n: u32, queens: I) -> Option<Fault>
+pub fn first_fault<I>(n: u32, queens: I) -> Result<Option<Fault>, Error>
 where
     I: IntoIterator<Item = Queen>,
     I::IntoIter: Clone,
 {
     let queens = queens.into_iter();
-    debug_assert!(
-        queens
-            .clone()
-            .zip(queens.clone().skip(1))
-            .all(|(a, b)| a.row <= b.row),
-        "queens in reading order"
-    );
+    let conflict = first_conflict(n, queens.clone())?;
     let mut rows = Bits::with_len(n as usize);
-    for q in queens.clone() {
-        assert!(q.row < n, "{q:?} is off the {n}-board");
+    for q in queens {
         rows.test_and_set(q.row as usize);
     }
     let empty = (0..n).find(|&r| !rows.test(r as usize));
-    match (first_conflict(n, queens), empty) {
+    Ok(match (conflict, empty) {
         (Some(conflict), Some(row)) if row < conflict.second.row => Some(Fault::EmptyRow(row)),
         (Some(conflict), _) => Some(Fault::Conflict(conflict)),
         (None, row) => row.map(Fault::EmptyRow),
+    })
+}
+
+/// `Ok` where `queen` lies on the `n`-board.
+fn on_board(n: u32, queen: Queen) -> Result<(), Error> {
+    if queen.row < n && queen.col < n {
+        Ok(())
+    } else {
+        Err(Error::OffBoard {
+            what: "queen",
+            row: queen.row,
+            col: queen.col,
+            n,
+        })
     }
 }
 
@@ -240,47 +250,54 @@ where
 /// queen must lie on the `n`-board; whether there are `n` of them is the
 /// caller's business.
 ///
-/// # Panics
-/// When a queen lies off the `n`-board.
+/// # Errors
+/// [`Error::OffBoard`] for the first queen, in the order given, off the
+/// `n`-board, wherever it is (issue 47: it panicked).
 ///
 /// ```
 /// use queens::{Line, Queen, first_conflict};
 ///
 /// let board = |cols: &[u32]| cols.iter().zip(0..).map(|(&col, row)| Queen { row, col }).collect::<Vec<_>>();
-/// assert_eq!(first_conflict(4, board(&[1, 3, 0, 2])), None);
-/// let clash = first_conflict(4, board(&[0, 2, 3, 1])).unwrap();
+/// assert_eq!(first_conflict(4, board(&[1, 3, 0, 2]))?, None);
+/// let clash = first_conflict(4, board(&[0, 2, 3, 1]))?.unwrap();
 /// assert_eq!(clash.line, Line::Diagonal);
 /// assert_eq!(clash.to_string(), "queens at (row 2, col 3) and (row 3, col 4) share a diagonal");
+/// assert!(first_conflict(4, board(&[0, 4])).is_err());
+/// # Ok::<(), queens::Error>(())
 /// ```
-pub fn first_conflict<I>(n: u32, queens: I) -> Option<Conflict>
+pub fn first_conflict<I>(n: u32, queens: I) -> Result<Option<Conflict>, Error>
 where
     I: IntoIterator<Item = Queen>,
     I::IntoIter: Clone,
 {
     let queens = queens.into_iter();
-    let n = n as usize;
-    let mut rows = Bits::with_len(n);
-    let mut cols = Bits::with_len(n);
-    let mut diagonals = Bits::with_len(2 * n);
-    let mut anti_diagonals = Bits::with_len(2 * n);
+    // A pass of its own, so that a board with a queen off it is refused
+    // whether or not a conflict comes first; it also keeps a bad index
+    // from growing a bit set without end.
+    for q in queens.clone() {
+        on_board(n, q)?;
+    }
+    let size = n as usize;
+    let mut rows = Bits::with_len(size);
+    let mut cols = Bits::with_len(size);
+    let mut diagonals = Bits::with_len(2 * size);
+    let mut anti_diagonals = Bits::with_len(2 * size);
     for (i, q) in queens.clone().enumerate() {
         let (r, c) = (q.row as usize, q.col as usize);
-        // Cheap, and it keeps a bad index from growing a bit set without end.
-        assert!(r < n && c < n, "{q:?} is off the {n}-board");
         let line = if rows.test_and_set(r) {
             Line::Row
         } else if cols.test_and_set(c) {
             Line::Column
-        } else if diagonals.test_and_set(r + n - 1 - c) {
+        } else if diagonals.test_and_set(r + size - 1 - c) {
             Line::Diagonal
         } else if anti_diagonals.test_and_set(r + c) {
             Line::AntiDiagonal
         } else {
             continue;
         };
-        return Some(clash(queens.take(i), q, line));
+        return Ok(Some(clash(queens.take(i), q, line)));
     }
-    None
+    Ok(None)
 }
 
 /// The conflict of `second` with the first of `earlier` on `line`, a line
@@ -349,10 +366,22 @@ pub(crate) fn by_rows_bytes(rows: u32, max_col: u32) -> u64 {
     words(max_col + 1) + words(rows) + words(max_col) + words(rows + max_col)
 }
 
-/// [`first_conflict`] for a board given as the column of each row.
-#[must_use]
-pub fn first_conflict_in_columns(cols: &[u32]) -> Option<Conflict> {
-    let n = u32::try_from(cols.len()).expect("a board of at most 2^32 rows");
+/// [`first_conflict`] for a board given as the column of each row, from 0.
+///
+/// # Errors
+/// [`Error::OffBoard`] for the first queen whose column is not below the
+/// number of rows (issue 47: `[5, 0]` panicked); [`Error::LongBoard`] for
+/// a board of more than `u32::MAX` rows, whose rows a [`Queen`] cannot name.
+///
+/// ```
+/// use queens::{Error, first_conflict_in_columns};
+///
+/// assert_eq!(first_conflict_in_columns(&[1, 3, 0, 2])?, None);
+/// assert!(matches!(first_conflict_in_columns(&[5, 0]), Err(Error::OffBoard { col: 5, n: 2, .. })));
+/// # Ok::<(), queens::Error>(())
+/// ```
+pub fn first_conflict_in_columns(cols: &[u32]) -> Result<Option<Conflict>, Error> {
+    let n = u32::try_from(cols.len()).map_err(|_| Error::LongBoard(cols.len() as u64))?;
     first_conflict(n, (0..n).zip(cols).map(|(row, &col)| Queen { row, col }))
 }
 
@@ -430,15 +459,17 @@ mod tests {
     #[test]
     fn the_checker_finds_each_kind_of_conflict() {
         let q = |row, col| Queen { row, col };
-        assert_eq!(first_conflict_in_columns(&[1, 3, 0, 2]), None);
-        let column = first_conflict_in_columns(&[1, 3, 1, 2]).unwrap();
+        assert_eq!(first_conflict_in_columns(&[1, 3, 0, 2]), Ok(None));
+        let column = first_conflict_in_columns(&[1, 3, 1, 2]).unwrap().unwrap();
         assert_eq!(
             (column.first, column.second, column.line),
             (q(0, 1), q(2, 1), Line::Column)
         );
-        let anti = first_conflict_in_columns(&[1, 0, 3, 2]).unwrap();
+        let anti = first_conflict_in_columns(&[1, 0, 3, 2]).unwrap().unwrap();
         assert_eq!((anti.first, anti.line), (q(0, 1), Line::AntiDiagonal));
-        let row = first_conflict(3, [q(0, 0), q(0, 2), q(2, 1)]).unwrap();
+        let row = first_conflict(3, [q(0, 0), q(0, 2), q(2, 1)])
+            .unwrap()
+            .unwrap();
         assert_eq!(row.line, Line::Row);
         assert_eq!(
             row.to_string(),
@@ -451,21 +482,50 @@ mod tests {
         let q = |row, col| Queen { row, col };
         // Row 1 empty, then rows 2 and 3 clash: the empty row comes first.
         let board = [q(0, 1), q(2, 0), q(3, 1)];
-        assert_eq!(first_fault(4, board), Some(Fault::EmptyRow(1)));
+        assert_eq!(first_fault(4, board), Ok(Some(Fault::EmptyRow(1))));
         // Rows 0 and 1 clash before the empty row 3.
         let board = [q(0, 0), q(1, 1), q(2, 3)];
-        let fault = first_fault(4, board).unwrap();
+        let fault = first_fault(4, board).unwrap().unwrap();
         assert_eq!(
             (fault.row(), fault.to_string().contains("diagonal")),
             (1, true)
         );
         // Two in a row is a conflict, the row it leaves empty comes after.
         let board = [q(0, 1), q(0, 3), q(2, 0)];
-        assert!(matches!(first_fault(4, board), Some(Fault::Conflict(c)) if c.line == Line::Row));
-        assert_eq!(first_fault(4, [q(0, 1), q(1, 3), q(2, 0), q(3, 2)]), None);
+        assert!(
+            matches!(first_fault(4, board), Ok(Some(Fault::Conflict(c))) if c.line == Line::Row)
+        );
         assert_eq!(
-            first_fault(2, []).unwrap().to_string(),
+            first_fault(4, [q(0, 1), q(1, 3), q(2, 0), q(3, 2)]),
+            Ok(None)
+        );
+        assert_eq!(
+            first_fault(2, []).unwrap().unwrap().to_string(),
             "row 1 has no queen"
+        );
+    }
+
+    /// Issue 47, item 9: a queen off the board panicked (check.rs:269).
+    #[test]
+    fn a_queen_off_the_board_is_an_error_not_a_panic() {
+        let q = |row, col| Queen { row, col };
+        let off = |row, col, n| Error::OffBoard {
+            what: "queen",
+            row,
+            col,
+            n,
+        };
+        assert_eq!(first_conflict_in_columns(&[5, 0]), Err(off(0, 5, 2)));
+        assert_eq!(
+            first_conflict_in_columns(&[0, u32::MAX]),
+            Err(off(1, u32::MAX, 2))
+        );
+        assert_eq!(first_conflict(4, [q(0, 1), q(4, 0)]), Err(off(4, 0, 4)));
+        assert_eq!(first_fault(3, [q(0, 0), q(1, 3)]), Err(off(1, 3, 3)));
+        assert_eq!(first_fault(0, [q(0, 0)]), Err(off(0, 0, 0)));
+        assert_eq!(
+            first_conflict_in_columns(&[5, 0]).unwrap_err().to_string(),
+            "queen 1:6 is off the board: rows and columns run from 1 to 2"
         );
     }
 

@@ -42,21 +42,47 @@ impl Default for Simd {
     }
 }
 
+/// What [`Features::avx512`] proves: every feature that the loops it
+/// gates enable (the join's matcher, pairing and light sieve loops; the
+/// sieve's split takes `bzhi`, BMI1 and BMI2, which issue 47 found the
+/// probe did not check). The probe checks each name here, and a test
+/// checks each `#[target_feature(enable = ...)]` against the list of the
+/// proof that gates it.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const AVX512: &[&str] = &[
+    "avx512f",
+    "avx512vl",
+    "avx512bw",
+    "avx512vpopcntdq",
+    "popcnt",
+    "bmi1",
+    "bmi2",
+];
+
+/// What [`Features::pext`] proves (the join sieve's squeeze), besides a
+/// fast `pext`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const PEXT: &[&str] = &["bmi2"];
+
+/// What [`Features::bit_instructions`] proves (the backtracking kernel):
+/// x86-64-v3's bit instructions.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const BIT_INSTRUCTIONS: &[&str] = &["bmi1", "bmi2", "popcnt", "lzcnt"];
+
 /// The extensions this CPU has that the counting loops use, each `true`
 /// only where every instruction its loop enables is there. The fields are
 /// private and set only by detection (or all off), so a `true` proves the
 /// CPU has them: the SAFETY comments of the loops rest on that.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Features {
-    /// AVX-512F, VL, VPOPCNTDQ and POPCNT: the join's matcher and pairing
-    /// loops.
+    /// Every feature of [`AVX512`]: the join's matcher, pairing and light
+    /// sieve loops.
     avx512: bool,
     /// BMI2, on a CPU where `pext` is fast: not an AMD one before Zen 3
     /// (family 19h), where it is microcoded, some 20 times slower than the
     /// copy it replaces.
     pext: bool,
-    /// BMI1, BMI2, POPCNT and LZCNT (x86-64-v3's bit instructions): the
-    /// backtracking kernel.
+    /// Every feature of [`BIT_INSTRUCTIONS`]: the backtracking kernel.
     bit_instructions: bool,
 }
 
@@ -69,7 +95,8 @@ impl Features {
         bit_instructions: false,
     };
 
-    /// AVX-512F, VL, BW, VPOPCNTDQ and POPCNT are there.
+    /// Every feature of [`AVX512`] is there: AVX-512F, VL, BW and
+    /// VPOPCNTDQ, POPCNT, BMI1 and BMI2.
     #[must_use]
     pub fn avx512(self) -> bool {
         self.avx512
@@ -81,7 +108,8 @@ impl Features {
         self.pext
     }
 
-    /// BMI1, BMI2, POPCNT and LZCNT are there.
+    /// Every feature of [`BIT_INSTRUCTIONS`] is there: BMI1, BMI2, POPCNT
+    /// and LZCNT.
     #[must_use]
     pub fn bit_instructions(self) -> bool {
         self.bit_instructions
@@ -113,16 +141,31 @@ impl Default for Features {
 
 #[cfg(target_arch = "x86_64")]
 fn probe() -> Features {
-    use std::arch::is_x86_feature_detected as has;
+    let all = |features: &[&str]| features.iter().all(|&f| has(f) == Some(true));
     Features {
-        avx512: has!("avx512f")
-            && has!("avx512vl")
-            && has!("avx512bw")
-            && has!("avx512vpopcntdq")
-            && has!("popcnt"),
-        pext: has!("bmi2") && !slow_pext(),
-        bit_instructions: has!("bmi1") && has!("bmi2") && has!("popcnt") && has!("lzcnt"),
+        avx512: all(AVX512),
+        pext: all(PEXT) && !slow_pext(),
+        bit_instructions: all(BIT_INSTRUCTIONS),
     }
+}
+
+/// Whether the CPU has `feature`; `None` for a name this function does not
+/// know (`is_x86_feature_detected!` takes only literals), which the probe
+/// takes as absent and a test rules out.
+#[cfg(target_arch = "x86_64")]
+fn has(feature: &str) -> Option<bool> {
+    use std::arch::is_x86_feature_detected as has;
+    Some(match feature {
+        "avx512f" => has!("avx512f"),
+        "avx512vl" => has!("avx512vl"),
+        "avx512bw" => has!("avx512bw"),
+        "avx512vpopcntdq" => has!("avx512vpopcntdq"),
+        "popcnt" => has!("popcnt"),
+        "bmi1" => has!("bmi1"),
+        "bmi2" => has!("bmi2"),
+        "lzcnt" => has!("lzcnt"),
+        _ => return None,
+    })
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -147,6 +190,71 @@ fn slow_pext() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 47, item 10: the light sieve's AVX-512 split enabled BMI1 and
+    /// BMI2, which the `avx512` probe did not check. Every file with a
+    /// `#[target_feature]` loop is listed with the proof that gates its
+    /// loops, and each feature it enables must be on that proof's list,
+    /// the list the probe checks.
+    #[test]
+    fn each_proof_covers_every_feature_its_loops_enable() {
+        let gated: [(&str, &[&str]); 5] = [
+            ("count/join/matcher.rs", AVX512),
+            ("count/join/pairs.rs", AVX512),
+            ("count/join/sieve/light.rs", AVX512),
+            ("count/join/sieve.rs", PEXT),
+            ("kernel.rs", BIT_INSTRUCTIONS),
+        ];
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut found = Vec::new();
+        let mut folders = vec![src.clone()];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(folder).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    folders.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let name = path
+                    .strip_prefix(&src)
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .to_owned();
+                // This file names the attribute in its own checks.
+                if name == "cpu.rs" {
+                    continue;
+                }
+                let attribute = "#[target_feature(enable = \"";
+                for (at, _) in text.match_indices(attribute) {
+                    let rest = &text[at + attribute.len()..];
+                    let features = &rest[..rest.find('"').unwrap()];
+                    let Some(&(_, proof)) = gated.iter().find(|(file, _)| *file == name) else {
+                        panic!("{name} enables {features}: list it with the proof that gates it");
+                    };
+                    for feature in features.split(',') {
+                        assert!(
+                            proof.contains(&feature),
+                            "{name} enables {feature}, which its proof {proof:?} does not check"
+                        );
+                    }
+                    found.push(name.clone());
+                }
+            }
+        }
+        for (file, _) in gated {
+            assert!(found.iter().any(|f| f == file), "{file} enables nothing");
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_probe_knows_every_feature_it_proves() {
+        for feature in [AVX512, PEXT, BIT_INSTRUCTIONS].concat() {
+            assert!(has(feature).is_some(), "{feature}");
+        }
+    }
 
     #[test]
     fn portable_turns_every_loop_off() {

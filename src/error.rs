@@ -40,6 +40,20 @@ pub enum Error {
         /// The board size.
         n: u32,
     },
+    /// A board of more rows than a [`crate::Queen`]'s row can name.
+    #[error("a board of {0} rows is too long: at most {max} rows", max = u32::MAX)]
+    LongBoard(u64),
+    /// A shard that is not one of a run's: `0 <= index < of <= MAX_SHARDS`.
+    #[error(
+        "shard {index}/{of} is out of range: give I/K with 0 <= I < K <= {max}",
+        max = crate::shard::MAX_SHARDS
+    )]
+    Shard {
+        /// The index asked for.
+        index: u32,
+        /// The shard count asked for.
+        of: u32,
+    },
     /// The split depth is outside what the mirror engine supports.
     #[error("split depth {depth} is out of range: it must be between 1 and {max}")]
     SplitDepth {
@@ -134,7 +148,7 @@ pub enum Error {
         c = .col + 1
     )]
     OffBoard {
-        /// `"given queen"` or `"blocked square"`.
+        /// `"given queen"`, `"blocked square"` or (a board checked) `"queen"`.
         what: &'static str,
         /// The square's row, 0-based.
         row: u32,

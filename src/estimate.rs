@@ -63,6 +63,12 @@ pub struct Estimate {
     pub prepare_seconds: f64,
     /// Wall seconds counting the sample.
     pub sample_seconds: f64,
+    /// The sample's unit-seconds: each unit's wall time on its thread,
+    /// summed. The process's CPU time over them (and the tables' time) is
+    /// the share of the CPU the units got: below 1 on a busy machine,
+    /// whose units took longer than their work, and the projection with
+    /// them.
+    pub unit_seconds: f64,
     /// Projected wall seconds of the whole count on this executor.
     pub seconds: f64,
     /// The 95% interval of [`seconds`](Self::seconds).
@@ -216,6 +222,7 @@ pub fn estimate(
         .expect("no thread panicked holding it");
     let all: Vec<u32> = (0..plan.len() as u32).collect();
     let projected = project(plan, &all, &done, threads);
+    let unit_seconds = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
     Ok(Estimate {
         seed,
         units: plan.len(),
@@ -223,6 +230,7 @@ pub fn estimate(
         cost_share: projected.cost_share,
         prepare_seconds,
         sample_seconds,
+        unit_seconds,
         seconds: prepare_seconds + projected.seconds,
         seconds_interval: (
             prepare_seconds + projected.seconds_interval.0,

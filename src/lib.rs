@@ -50,7 +50,7 @@
 //! let first: Vec<u32> = Solutions::new(8)?.next().unwrap();
 //! assert_eq!(first, [0, 4, 7, 5, 2, 6, 1, 3]);
 //! let big: Vec<u32> = Construction::new(1_000_000)?.collect();
-//! assert_eq!(first_conflict_in_columns(&big), None);
+//! assert_eq!(first_conflict_in_columns(&big)?, None);
 //! assert_eq!(queens::solve_n_queens(4)?[0], [".Q..", "...Q", "Q...", "..Q."]);
 //! # Ok::<(), queens::Error>(())
 //! ```

@@ -30,6 +30,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::fmt;
+use std::num::NonZeroU32;
 
 use crate::Error;
 use crate::count::plan::PlanHeader;
@@ -95,12 +96,9 @@ impl Assignment {
     }
 
     /// The shard of every unit of `plan` among `shards` (indexed by id).
-    ///
-    /// # Panics
-    /// If `shards` is 0.
     #[must_use]
-    pub fn owners(self, plan: &Plan, shards: u32) -> Vec<u32> {
-        assert!(shards > 0, "a run has at least one shard");
+    pub fn owners(self, plan: &Plan, shards: NonZeroU32) -> Vec<u32> {
+        let shards = shards.get();
         let ids = 0..plan.len() as u32;
         match self {
             Self::RoundRobin => ids.map(|id| id % shards).collect(),
@@ -121,17 +119,13 @@ impl Assignment {
         }
     }
 
-    /// The ids of the units of shard `index` of `shards`, in id order.
-    ///
-    /// # Panics
-    /// If `index` is not below `shards`.
+    /// The ids of the units of `shard`, in id order.
     #[must_use]
-    pub fn units(self, plan: &Plan, index: u32, shards: u32) -> Vec<u32> {
-        assert!(index < shards, "shard {index} of {shards}");
-        self.owners(plan, shards)
+    pub fn units(self, plan: &Plan, shard: ShardId) -> Vec<u32> {
+        self.owners(plan, shard.count())
             .into_iter()
             .zip(0..)
-            .filter_map(|(owner, id)| (owner == index).then_some(id))
+            .filter_map(|(owner, id)| (owner == shard.index).then_some(id))
             .collect()
     }
 }
@@ -190,13 +184,12 @@ pub struct ShardFile {
 }
 
 impl ShardFile {
-    /// The file for shard `index` of `shards` of `plan`, holding
-    /// `unit_counts` (in id order).
+    /// The file for `shard` of `plan`, holding `unit_counts` (in id order).
     ///
     /// # Panics
     /// If a count does not fit in a `u64` (a unit of a board past n = 28).
     #[must_use]
-    pub fn new(plan: &Plan, index: u32, shards: u32, unit_counts: &[(u32, u128)]) -> Self {
+    pub fn new(plan: &Plan, shard: ShardId, unit_counts: &[(u32, u128)]) -> Self {
         let assignment = Assignment::for_engine(plan.engine());
         let units: Vec<(u32, u64)> = unit_counts
             .iter()
@@ -227,8 +220,8 @@ impl ShardFile {
             problem,
             plan: plan.hash().to_string(),
             plan_units: plan.len(),
-            shard: index,
-            shards,
+            shard: shard.index(),
+            shards: shard.of(),
             assignment: assignment.name().to_owned(),
             assignment_version: assignment.version(),
             units,
@@ -318,7 +311,7 @@ impl ShardFile {
     /// that finds its result already written knows it has nothing to do.
     #[must_use]
     pub fn problem_as(&self, plan: &Plan, shard: ShardId, name: &str) -> Option<String> {
-        if (self.shard, self.shards) != (shard.index, shard.of) {
+        if (self.shard, self.shards) != (shard.index(), shard.of()) {
             return Some(format!("it is shard {}/{}", self.shard, self.shards));
         }
         let merged = merge(plan, &[(name.to_owned(), self.clone())]);
@@ -455,17 +448,80 @@ fn clip(text: &str) -> String {
     }
 }
 
-/// Shard index and count, as `I/K`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Shard index and count, as `I/K`, with `0 <= I < K <= MAX_SHARDS`: the
+/// fields are private, so that [`Assignment::units`] and [`Task::prepare`]
+/// need not check them (issue 47: `ShardId { index: 3, of: 2 }` made
+/// `Task::prepare` panic).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ShardId {
+    index: u32,
+    of: NonZeroU32,
+}
+
+impl ShardId {
+    /// Shard `index` of `of`.
+    ///
+    /// # Errors
+    /// [`Error::Shard`] unless `0 <= index < of <= MAX_SHARDS`.
+    ///
+    /// ```
+    /// use queens::shard::ShardId;
+    ///
+    /// assert_eq!(ShardId::new(3, 64)?.to_string(), "3/64");
+    /// assert!(ShardId::new(3, 2).is_err());
+    /// # Ok::<(), queens::Error>(())
+    /// ```
+    pub fn new(index: u32, of: u32) -> Result<Self, Error> {
+        match NonZeroU32::new(of) {
+            Some(count) if index < of && of <= MAX_SHARDS => Ok(Self { index, of: count }),
+            _ => Err(Error::Shard { index, of }),
+        }
+    }
+
     /// Which shard, `0 <= index < of`.
-    pub index: u32,
+    #[must_use]
+    pub const fn index(self) -> u32 {
+        self.index
+    }
+
     /// How many shards the run has.
-    pub of: u32,
+    #[must_use]
+    pub const fn of(self) -> u32 {
+        self.of.get()
+    }
+
+    /// How many shards the run has, as [`Assignment::owners`] takes it.
+    #[must_use]
+    pub const fn count(self) -> NonZeroU32 {
+        self.of
+    }
 }
 
 impl fmt::Display for ShardId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.of)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 47, item 9: `ShardId { index: 3, of: 2 }` made `Task::prepare`
+    /// panic; now such an id cannot be made.
+    #[test]
+    fn a_shard_id_is_checked_when_made() {
+        for (index, of) in [(3, 2), (2, 2), (0, 0), (0, MAX_SHARDS + 1), (u32::MAX, 1)] {
+            assert_eq!(ShardId::new(index, of), Err(Error::Shard { index, of }));
+        }
+        let last = ShardId::new(MAX_SHARDS - 1, MAX_SHARDS).unwrap();
+        assert_eq!(
+            (last.index(), last.of(), last.count().get()),
+            (99_999, 100_000, 100_000)
+        );
+        assert_eq!(
+            ShardId::new(3, 2).unwrap_err().to_string(),
+            "shard 3/2 is out of range: give I/K with 0 <= I < K <= 100000"
+        );
     }
 }

@@ -404,7 +404,9 @@ mod tests {
     #[test]
     fn a_conflict_marks_its_two_queens_and_their_line() {
         let cols = [0, 2, 4, 1, 3, 3];
-        let fault = first_conflict_in_columns(&cols).map(Fault::Conflict);
+        let fault = first_conflict_in_columns(&cols)
+            .unwrap()
+            .map(Fault::Conflict);
         let board = SvgBoard::from_columns(&cols).unwrap().with_fault(fault);
         let text = svg(&[board.with_caption(["board 1", "a column"])]);
         assert_eq!(text.matches(&format!("fill=\"{ALARM}\" stroke")).count(), 2);
@@ -415,7 +417,7 @@ mod tests {
     #[test]
     fn an_empty_row_is_marked() {
         let queens = vec![Queen { row: 0, col: 1 }, Queen { row: 2, col: 0 }];
-        let fault = first_fault(3, queens.iter().copied());
+        let fault = first_fault(3, queens.iter().copied()).unwrap();
         let text = svg(&[SvgBoard::new(3, queens).unwrap().with_fault(fault)]);
         assert_eq!(text.matches("stroke-dasharray=\"6 4\"").count(), 1);
     }

@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use queens::{BoardWriter, Format, Solutions};
 use queens::{Boards, ReadError};
-use queens::{Line, Queen, first_conflict, first_conflict_in_columns};
+use queens::{Error, Line, Queen, first_conflict, first_conflict_in_columns, first_fault};
 
 /// The first queen in row order attacked by an earlier one, by comparing
 /// every pair: obviously right, O(n^2).
@@ -143,7 +143,7 @@ proptest! {
 
     #[test]
     fn verdicts_match_the_pairwise_check(cols in (1usize..=12).prop_flat_map(|n| proptest::collection::vec(0..n as u32, n))) {
-        let got = first_conflict_in_columns(&cols);
+        let got = first_conflict_in_columns(&cols).unwrap();
         let want = naive_first_attacked(&cols);
         match (got, want) {
             (None, None) => {}
@@ -168,7 +168,7 @@ proptest! {
 fn the_message_names_both_queens_from_1() {
     // .Q.... / ...... : rows 2 and 6 share a diagonal, columns 5 and 1.
     let q = |row, col| Queen { row, col };
-    let clash = first_conflict(8, [q(1, 4), q(5, 0)]).unwrap();
+    let clash = first_conflict(8, [q(1, 4), q(5, 0)]).unwrap().unwrap();
     assert_eq!(clash.line, Line::AntiDiagonal);
     assert_eq!(
         clash.to_string(),
@@ -197,5 +197,48 @@ fn empty_inputs_are_errors() {
             matches!(results[..], [Err(ReadError::Empty)]),
             "{input:?}: {results:?}"
         );
+    }
+}
+
+/// A column: mostly on a small board, sometimes anywhere a `u32` reaches.
+fn any_col() -> impl Strategy<Value = u32> {
+    prop_oneof![4 => 0u32..12, 1 => any::<u32>()]
+}
+
+// Issue 47, item 9: the library's public check and write functions take
+// any input and answer it, an error for a queen off the board, never a
+// panic (`first_conflict_in_columns(&[5, 0])` panicked).
+proptest! {
+    #[test]
+    fn any_columns_are_checked_or_refused(cols in proptest::collection::vec(any_col(), 0..12)) {
+        let n = cols.len() as u32;
+        let off = cols.iter().position(|&c| c >= n);
+        match (first_conflict_in_columns(&cols), off) {
+            (Ok(got), None) => prop_assert_eq!(got.map(|c| c.second.row as usize), naive_first_attacked(&cols).map(|(_, j)| j)),
+            (Err(Error::OffBoard { row, col, n: size, .. }), Some(at)) => {
+                prop_assert_eq!((row as usize, col, size), (at, cols[at], n));
+            }
+            (got, off) => prop_assert!(false, "{:?} for {:?}, first off the board {:?}", got, cols, off),
+        }
+        for format in Format::ALL {
+            let mut out = BoardWriter::new(Vec::new(), format);
+            let written = out.write(n, cols.iter().copied());
+            prop_assert_eq!(written.is_err(), off.is_some(), "{:?} {:?}", format, cols);
+            if let Err(e) = written {
+                prop_assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+                prop_assert!(e.to_string().contains("is off the board"), "{}", e);
+            }
+        }
+    }
+
+    #[test]
+    fn any_queens_are_checked_or_refused(
+        n in prop_oneof![0u32..10, Just(1 << 16)],
+        queens in proptest::collection::vec((any_col(), any_col()), 0..12),
+    ) {
+        let queens: Vec<Queen> = queens.into_iter().map(|(row, col)| Queen { row, col }).collect();
+        let off = queens.iter().any(|q| q.row >= n || q.col >= n);
+        prop_assert_eq!(first_conflict(n, queens.iter().copied()).is_err(), off);
+        prop_assert_eq!(first_fault(n, queens.iter().copied()).is_err(), off);
     }
 }

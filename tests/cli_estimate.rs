@@ -55,6 +55,22 @@ fn the_same_seed_samples_the_same_units() {
     assert_ne!(first["cost_share"], other["cost_share"]);
 }
 
+/// Issue 47, item 13: a fresh seed printed in `--json` was past 2^53, so
+/// a reader that holds numbers as doubles (jq 1.6, JavaScript) read
+/// another seed, which sampled other units.
+#[test]
+fn a_fresh_seed_read_as_a_double_repeats_the_sample() {
+    let args = ["13", "--engine", "constellations", "--sample", "10%"];
+    let fresh = estimate(&args);
+    let as_double = fresh["seed"].as_f64().unwrap();
+    assert_eq!(as_double as u64, fresh["seed"].as_u64().unwrap(), "{fresh}");
+    let seed = (as_double as u64).to_string();
+    let again = estimate(&[&args[..], &["--seed", &seed]].concat());
+    for field in ["seed", "sampled", "cost_share", "projected_solutions"] {
+        assert_eq!(fresh[field], again[field], "{field}");
+    }
+}
+
 #[test]
 fn a_sample_projects_a_sane_interval_and_total() {
     let e = estimate(&[

@@ -12,7 +12,7 @@ fn assert_solution(n: u32) {
         cols.iter().all(|&c| c < n),
         "n = {n}: a column off the board"
     );
-    assert_eq!(first_conflict_in_columns(&cols), None, "n = {n}");
+    assert_eq!(first_conflict_in_columns(&cols), Ok(None), "n = {n}");
 }
 
 #[test]

@@ -17,7 +17,7 @@ use queens::journal::{Header, Refusal, Replay};
 use queens::{Boards, Checked};
 
 use crate::common::crc32;
-use queens::shard::{self, Assignment, ShardFile};
+use queens::shard::{self, Assignment, ShardFile, ShardId};
 use queens::{BoardWriter, Config, Counter, Engine, Format, Plan, Shape, Solutions, known};
 
 /// n = 8 with the mirror engine: 21 units, enough to shard and small
@@ -280,7 +280,8 @@ fn records_carry_the_standard_crc32_of_their_plan_and_body() {
 fn shard_files(shards: u32) -> Vec<(ShardFile, Vec<u8>)> {
     let plan = plan();
     let count = Counter::new(plan.n()).run_plan(&plan).unwrap();
-    let owners = Assignment::for_engine(plan.engine()).owners(&plan, shards);
+    let owners = Assignment::for_engine(plan.engine())
+        .owners(&plan, std::num::NonZeroU32::new(shards).unwrap());
     (0..shards)
         .map(|index| {
             let units: Vec<(u32, u128)> = count
@@ -289,7 +290,7 @@ fn shard_files(shards: u32) -> Vec<(ShardFile, Vec<u8>)> {
                 .copied()
                 .filter(|&(id, _)| owners[id as usize] == index)
                 .collect();
-            let file = ShardFile::new(&plan, index, shards, &units);
+            let file = ShardFile::new(&plan, ShardId::new(index, shards).unwrap(), &units);
             let bytes = file.to_json();
             (file, bytes)
         })

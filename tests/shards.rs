@@ -4,7 +4,9 @@
 //! set is refused with its own problem, and a file that fails a check
 //! contributes nothing.
 
-use queens::shard::{self, Assignment, Problem, ShardFile};
+use std::num::NonZeroU32;
+
+use queens::shard::{self, Assignment, Problem, ShardFile, ShardId};
 use queens::{Config, Counter, Engine, Plan, Shape, known};
 
 const ENGINES: [Engine; 3] = Engine::ALL;
@@ -13,10 +15,14 @@ fn plan(n: u32, engine: Engine) -> Plan {
     Plan::new(Shape::new(n, engine, None), &Config::default()).unwrap()
 }
 
+fn nonzero(shards: u32) -> NonZeroU32 {
+    NonZeroU32::new(shards).unwrap()
+}
+
 /// The files of every shard of `plan` among `shards`, from the count of
 /// each unit (`counts`, by id).
 fn files(plan: &Plan, shards: u32, counts: &[u128]) -> Vec<(String, ShardFile)> {
-    let owners = Assignment::for_engine(plan.engine()).owners(plan, shards);
+    let owners = Assignment::for_engine(plan.engine()).owners(plan, nonzero(shards));
     (0..shards)
         .map(|index| {
             let units: Vec<(u32, u128)> = (0..plan.len() as u32)
@@ -25,7 +31,7 @@ fn files(plan: &Plan, shards: u32, counts: &[u128]) -> Vec<(String, ShardFile)> 
                 .collect();
             (
                 ShardFile::file_name(index, shards),
-                ShardFile::new(plan, index, shards, &units),
+                ShardFile::new(plan, ShardId::new(index, shards).unwrap(), &units),
             )
         })
         .collect()
@@ -76,11 +82,11 @@ fn each_shard_counted_on_its_own_adds_up() {
         let assignment = Assignment::for_engine(engine);
         let files: Vec<(String, ShardFile)> = (0..3)
             .map(|index| {
-                let ids = assignment.units(&plan, index, 3);
+                let ids = assignment.units(&plan, ShardId::new(index, 3).unwrap());
                 let count = Counter::new(13).units(&ids).run_plan(&plan).unwrap();
                 (
                     format!("{index}"),
-                    ShardFile::new(&plan, index, 3, &count.unit_counts),
+                    ShardFile::new(&plan, ShardId::new(index, 3).unwrap(), &count.unit_counts),
                 )
             })
             .collect();
@@ -96,12 +102,12 @@ fn each_shard_counted_on_its_own_adds_up() {
 #[test]
 fn the_assignments_deal_every_unit_once_and_as_documented() {
     let mirror = plan(14, Engine::Mirror);
-    let owners = Assignment::RoundRobin.owners(&mirror, 5);
+    let owners = Assignment::RoundRobin.owners(&mirror, nonzero(5));
     assert!(owners.iter().enumerate().all(|(id, &o)| o == id as u32 % 5));
 
     let join = plan(16, Engine::Join);
     for shards in [1, 4, 16, 64] {
-        let owners = Assignment::Lpt.owners(&join, shards);
+        let owners = Assignment::Lpt.owners(&join, nonzero(shards));
         let mut loads = vec![0u128; shards as usize];
         for (id, &owner) in owners.iter().enumerate() {
             loads[owner as usize] += u128::from(join.cost(id as u32).unwrap());
@@ -117,7 +123,11 @@ fn the_assignments_deal_every_unit_once_and_as_documented() {
         let mean = loads.iter().sum::<u128>() / u128::from(shards);
         assert!(loads.iter().all(|&l| l <= mean + largest), "K = {shards}");
         let dealt: usize = (0..shards)
-            .map(|s| Assignment::Lpt.units(&join, s, shards).len())
+            .map(|s| {
+                Assignment::Lpt
+                    .units(&join, ShardId::new(s, shards).unwrap())
+                    .len()
+            })
             .sum();
         assert_eq!(dealt, join.len());
     }
@@ -193,7 +203,7 @@ fn a_shard_twice_confirms_equal_counts_and_refuses_different_ones() {
 /// How many units shard `index` of n = 12 (join) among 4 has.
 fn confirmed_units(index: u32) -> usize {
     Assignment::Lpt
-        .units(&plan(12, Engine::Join), index, 4)
+        .units(&plan(12, Engine::Join), ShardId::new(index, 4).unwrap())
         .len()
 }
 
@@ -223,7 +233,10 @@ fn files_from_another_plan_or_version_are_left_out() {
 
     let other_board = merged_after(|set| {
         let plan13 = plan(13, Engine::Join);
-        set[0] = ("n13".to_owned(), ShardFile::new(&plan13, 0, 4, &[]));
+        set[0] = (
+            "n13".to_owned(),
+            ShardFile::new(&plan13, ShardId::new(0, 4).unwrap(), &[]),
+        );
     });
     assert!(matches!(
         other_board.problems[0],

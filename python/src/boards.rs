@@ -315,7 +315,8 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Fault>> {
         }
         let conflict = board
             .py()
-            .detach(|| queens::first_conflict_in_columns(&cols));
+            .detach(|| queens::first_conflict_in_columns(&cols))
+            .map_err(|e| BoardFormatError::new_err(e.to_string()))?;
         return Ok(conflict.map(|c| Fault::Conflict(c.into())));
     }
     // numpy's arrays (and array.array, pandas' Series...): their Python
@@ -403,7 +404,9 @@ pub fn check(board: &Bound<'_, PyAny>) -> PyResult<Option<Fault>> {
         };
         cols.push(col);
     }
-    Ok(queens::first_conflict_in_columns(&cols).map(|c| Fault::Conflict(c.into())))
+    let conflict = queens::first_conflict_in_columns(&cols)
+        .map_err(|e| BoardFormatError::new_err(e.to_string()))?;
+    Ok(conflict.map(|c| Fault::Conflict(c.into())))
 }
 
 /// What `board.tolist()` gives, where `board` has such a method.
@@ -478,7 +481,9 @@ fn check_matrix(rows: &[Bound<'_, PyAny>]) -> PyResult<Option<Fault>> {
             }
         }
     }
-    Ok(queens::first_fault(n as u32, queens).map(Fault::from))
+    let fault = queens::first_fault(n as u32, queens)
+        .map_err(|e| BoardFormatError::new_err(e.to_string()))?;
+    Ok(fault.map(Fault::from))
 }
 
 /// `BoardFormatError` for the column `col` (as the caller wrote it) that

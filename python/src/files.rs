@@ -45,13 +45,13 @@ pub fn requested(
 
 /// `(i, k)` as shard i of k, `0 <= i < k <= MAX_SHARDS`.
 fn shard_id(index: i64, of: i64) -> PyResult<ShardId> {
-    let of_ok = u32::try_from(of)
+    let id = u32::try_from(index)
         .ok()
-        .filter(|k| (1..=MAX_SHARDS).contains(k));
-    let index_ok = u32::try_from(index).ok();
-    match (index_ok, of_ok) {
-        (Some(index), Some(of)) if index < of => Ok(ShardId { index, of }),
-        _ => Err(InputError::new_err(format!(
+        .zip(u32::try_from(of).ok())
+        .and_then(|(index, of)| ShardId::new(index, of).ok());
+    match id {
+        Some(id) => Ok(id),
+        None => Err(InputError::new_err(format!(
             "shard ({index}, {of}) is out of range: give (i, k) with 0 <= i < k <= {MAX_SHARDS}"
         ))),
     }

@@ -17,6 +17,44 @@ pub const OUTLIER_THRESHOLD: f64 = 1.4826 * 10.0;
 /// 14.8% from the median.
 pub const MAD_FLOOR: f64 = 0.01;
 
+/// Below this share of the CPU time it asked for, a measurement ran on a
+/// busy machine: another program had the CPUs for a quarter of the time
+/// or more. (Issue 47: `bench` at 36% of the CPU it asked for scored
+/// 1.16e7 against 4.9e7 on the quiet machine, and said nothing.) What a
+/// count asks for is its unit-seconds, each unit's wall time on its
+/// thread: a quiet machine gives about 1 (a little more, as rayon's idle
+/// threads spin before they sleep).
+pub const BUSY_SHARE: f64 = 0.75;
+
+/// A measurement that asked for fewer CPU seconds than this (wall seconds
+/// times threads) says nothing of a busy machine: a thread's start, its
+/// idle end and the clock's granularity are too large a part of it.
+pub const MIN_BUSY_SECS: f64 = 0.2;
+
+/// The share of `asked_secs` (the unit-seconds of the units counted) that
+/// `cpu_secs` of the process's CPU time is; 0 where nothing was asked. It
+/// may pass 1 slightly: idle threads spin, a progress bar's thread runs.
+#[must_use]
+pub fn cpu_share(cpu_secs: f64, asked_secs: f64) -> f64 {
+    if asked_secs > 0.0 {
+        (cpu_secs / asked_secs).max(0.0)
+    } else {
+        0.0
+    }
+}
+
+/// Whether `share` of the CPU time asked for, by `threads` threads for
+/// `asked_secs` (unit-seconds) on a machine of
+/// `logical_cpus`, says that another program was using the CPUs. Threads
+/// past the CPUs take turns and cannot all run at once, so the share
+/// expected of them is the CPUs' over the threads.
+#[must_use]
+pub fn busy(share: f64, asked_secs: f64, threads: usize, logical_cpus: usize) -> bool {
+    let threads = threads.max(1);
+    let can_run = threads.min(logical_cpus.max(1)) as f64 / threads as f64;
+    asked_secs >= MIN_BUSY_SECS && share < BUSY_SHARE * can_run
+}
+
 /// The summary of one thread count's runs, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Summary {
@@ -101,6 +139,25 @@ pub fn outliers(xs: &[f64]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 47, item 14: `bench` at 36% of the CPU it asked for said
+    /// nothing. The share, and when it means a busy machine, from the
+    /// measured figures.
+    #[test]
+    fn a_busy_machine_is_seen_in_the_cpu_time() {
+        // The issue's run: 2 threads' units for 85 s, 61 CPU seconds.
+        let share = cpu_share(61.2, 85.0 * 2.0);
+        assert!((share - 0.36).abs() < 1e-9, "{share}");
+        assert!(busy(share, 170.0, 2, 2));
+        // A quiet machine: both threads ran nearly all the time.
+        assert!(!busy(cpu_share(9.6, 10.0), 10.0, 2, 2));
+        // 4 threads on 2 CPUs can get half the time asked, no more.
+        assert!(!busy(0.48, 10.0, 4, 2));
+        assert!(busy(0.3, 10.0, 4, 2));
+        // Too short to say, however little it got.
+        assert!(!busy(0.1, MIN_BUSY_SECS / 2.0, 1, 2));
+        assert_eq!(cpu_share(1.0, 0.0), 0.0);
+    }
 
     #[test]
     fn the_summary_of_known_values() {

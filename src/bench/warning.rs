@@ -46,6 +46,13 @@ pub enum Warning {
         /// The logical CPUs available.
         logical_cpus: usize,
     },
+    /// The process got much less CPU time than its runs asked for (see
+    /// [`stats::busy`]): another program was using the CPUs.
+    Busy {
+        /// The thread counts whose runs got too little CPU time, with the
+        /// share they got.
+        rows: Vec<(usize, f64)>,
+    },
     /// More threads made the workload slower: a speed-up below 1.
     Slower {
         /// The thread counts whose median run was slower than `base`'s,
@@ -89,6 +96,26 @@ impl fmt::Display for Warning {
                 threads_list(threads),
                 if threads.len() == 1 { "is" } else { "are" }
             ),
+            Self::Busy { rows } => {
+                let threads: Vec<usize> = rows.iter().map(|&(t, _)| t).collect();
+                let shares: Vec<String> = rows
+                    .iter()
+                    .map(|(_, s)| format!("{:.0}%", s * 100.0))
+                    .collect();
+                let shares = match shares.as_slice() {
+                    [rest @ .., last] if !rest.is_empty() => {
+                        format!("{} and {last}", rest.join(", "))
+                    }
+                    _ => shares.concat(),
+                };
+                write!(
+                    f,
+                    "the runs at {} got {} of the CPU time they asked for: another program was \
+                     using the CPUs, so the times are too long; rerun on a quiet machine",
+                    threads_list(&threads),
+                    shares,
+                )
+            }
             Self::Slower { rows, base } => {
                 let threads: Vec<usize> = rows.iter().map(|&(t, _)| t).collect();
                 let speedups: Vec<String> = rows.iter().map(|(_, s)| format!("{s:.2}x")).collect();
@@ -118,8 +145,8 @@ fn threads_list(threads: &[usize]) -> String {
 }
 
 /// The warnings about `report` on a machine with `logical_cpus`, one per
-/// kind, in the order: short runs, outliers, more threads than CPUs,
-/// slower with more threads.
+/// kind, in the order: short runs, outliers, more threads than CPUs, a
+/// busy machine, slower with more threads.
 pub(super) fn find(report: &super::Report, logical_cpus: usize) -> Vec<Warning> {
     let rows = &report.rows;
     let pick = |keep: &dyn Fn(&super::Row) -> bool| -> Vec<usize> {
@@ -144,6 +171,17 @@ pub(super) fn find(report: &super::Report, logical_cpus: usize) -> Vec<Warning> 
             threads: over,
             logical_cpus,
         });
+    }
+    let busy: Vec<(usize, f64)> = rows
+        .iter()
+        .filter_map(|r| {
+            let share = r.cpu_share?;
+            let asked = r.times_secs.iter().sum::<f64>() * r.threads as f64;
+            stats::busy(share, asked, r.threads, logical_cpus).then_some((r.threads, share))
+        })
+        .collect();
+    if !busy.is_empty() {
+        found.push(Warning::Busy { rows: busy });
     }
     if let Some(base) = rows.iter().min_by_key(|r| r.threads) {
         let slower: Vec<(usize, f64)> = rows
@@ -189,6 +227,9 @@ mod tests {
                 rows: vec![(2, 0.98)],
                 base: 1,
             },
+            Warning::Busy {
+                rows: vec![(2, 0.36)],
+            },
         ];
         let texts: Vec<String> = all.iter().map(ToString::to_string).collect();
         assert!(texts.iter().all(|t| !t.contains('\n')), "{texts:?}");
@@ -202,5 +243,6 @@ mod tests {
         assert!(texts[2].starts_with("4, 8 and 16 threads are more than the 2 logical CPUs"));
         assert!(texts[3].starts_with("speed-up below 1 at 2 threads (0.98x)"));
         assert!(texts[3].contains("slower than at 1 thread;"));
+        assert!(texts[4].starts_with("the runs at 2 threads got 36% of the CPU time"));
     }
 }

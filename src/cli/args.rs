@@ -66,12 +66,20 @@ pub fn refuse_size(algorithm: Algorithm, n: u32, force: bool) -> Option<String> 
     })
 }
 
-/// Why `engine` will not count an `n`-board, in one line.
+/// Why `engine` will not count an `n`-board, in one line, naming the
+/// engine `count N` takes for it (issue 47: `count 29 --engine join`
+/// suggested the mirror engine, not the faster constellations).
 pub fn refuse_engine(engine: Engine, n: u32) -> Option<String> {
     let range = engine.range();
+    let best = Engine::best_for(n);
     (!range.contains(&n)).then(|| {
+        let advice = if best.covers(n) {
+            format!("; use --engine {best} for n = {n}, the default for it")
+        } else {
+            String::new()
+        };
         format!(
-            "the {engine} engine counts {} <= n <= {} only; use --engine mirror for n = {n}",
+            "the {engine} engine counts {} <= n <= {} only{advice}",
             range.start(),
             range.end(),
         )
@@ -306,7 +314,9 @@ pub fn parse_shard(text: &str) -> Result<ShardArg, String> {
         return Ok(ShardArg::Env(of));
     }
     let index = shard_index(index, of)?;
-    Ok(ShardArg::Given(ShardId { index, of }))
+    ShardId::new(index, of)
+        .map(ShardArg::Given)
+        .map_err(|e| e.to_string())
 }
 
 /// Shard index `text` of `of`, or why not.
@@ -340,7 +350,7 @@ impl ShardArg {
                     ));
                 };
                 let index = shard_index(&value, of).map_err(|e| format!("{name}: {e}"))?;
-                Ok(ShardId { index, of })
+                ShardId::new(index, of).map_err(|e| format!("{name}: {e}"))
             }
         }
     }
@@ -350,9 +360,26 @@ impl ShardArg {
 mod tests {
     use super::*;
 
+    /// Issue 47, item 16.
+    #[test]
+    fn a_refused_engine_names_the_default_engine_for_n() {
+        assert_eq!(
+            refuse_engine(Engine::Join, 29).unwrap(),
+            "the join engine counts 4 <= n <= 28 only; use --engine constellations for n = 29, \
+             the default for it"
+        );
+        assert!(
+            refuse_engine(Engine::Join, 3)
+                .unwrap()
+                .ends_with("use --engine mirror for n = 3, the default for it")
+        );
+        assert!(!refuse_engine(Engine::Mirror, 33).unwrap().contains("use"));
+        assert_eq!(refuse_engine(Engine::Join, 12), None);
+    }
+
     #[test]
     fn shards_are_i_of_k_or_read_from_the_scheduler() {
-        let given = |index, of| Ok(ShardArg::Given(ShardId { index, of }));
+        let given = |index, of| Ok(ShardArg::Given(ShardId::new(index, of).unwrap()));
         assert_eq!(parse_shard("3/64"), given(3, 64));
         assert_eq!(parse_shard("0/1"), given(0, 1));
         assert_eq!(parse_shard("env/8"), Ok(ShardArg::Env(8)));
@@ -370,12 +397,12 @@ mod tests {
         let slurm = env(&[("SLURM_ARRAY_TASK_ID", "5"), ("JOB_COMPLETION_INDEX", "1")]);
         assert_eq!(
             ShardArg::Env(8).resolve(slurm),
-            Ok(ShardId { index: 5, of: 8 })
+            Ok(ShardId::new(5, 8).unwrap())
         );
         let k8s = env(&[("JOB_COMPLETION_INDEX", "2")]);
         assert_eq!(
             ShardArg::Env(4).resolve(k8s),
-            Ok(ShardId { index: 2, of: 4 })
+            Ok(ShardId::new(2, 4).unwrap())
         );
         let out_of_range = ShardArg::Env(4).resolve(env(&[("AWS_BATCH_JOB_ARRAY_INDEX", "4")]));
         assert!(

@@ -9,6 +9,7 @@ use std::io::{self, IsTerminal, Write};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -425,8 +426,10 @@ impl Human for BenchRecord<'_> {
                 writeln!(out)?;
                 writeln!(
                     out,
-                    "score: {:.3e} solutions per second on workload {} ({} threads, median run)",
-                    score.solutions_per_sec, score.workload, score.threads
+                    "score: {:.3e} solutions per second on workload {} ({}, median run)",
+                    score.solutions_per_sec,
+                    score.workload,
+                    super::report::plural(score.threads as u64, "thread")
                 )
             }
             None if workload.name == "v1" => {
@@ -565,8 +568,10 @@ fn thread_ticks(top: usize) -> Vec<i64> {
     ticks.into_iter().map(|t| t as i64).collect()
 }
 
-/// The progress bar: what is running now.
-struct Bar(ProgressBar);
+/// The progress bar: what is running now, and the running estimate of
+/// this thread count's median run, as hyperfine shows its current mean
+/// (issue 47: 85 s of a spinner alone).
+struct Bar(ProgressBar, Mutex<Vec<f64>>);
 
 impl Bar {
     fn new(visible: bool, workload: &Workload, runs: usize) -> Self {
@@ -575,18 +580,67 @@ impl Bar {
         if visible {
             bar.enable_steady_tick(Duration::from_millis(200));
         }
-        Self(bar)
+        Self(bar, Mutex::new(Vec::new()))
     }
 }
 
 impl bench::Progress for Bar {
     fn step(&self, threads: usize, run: usize, runs: usize) {
-        let what = if run == 0 {
-            "warm-up".to_owned()
-        } else {
-            format!("run {run}/{runs}")
-        };
+        let mut times = self.1.lock().unwrap_or_else(PoisonError::into_inner);
+        if run == 0 {
+            times.clear();
+        }
         self.0
-            .set_message(format!("{}: {threads} threads, {what}", self.0.prefix()));
+            .set_message(step_line(&self.0.prefix(), threads, run, runs, &times));
+    }
+
+    fn ran(&self, _threads: usize, run: usize, _runs: usize, secs: f64) {
+        if run > 0 {
+            (self.1.lock().unwrap_or_else(PoisonError::into_inner)).push(secs);
+        }
+    }
+
+    fn cpu_secs(&self) -> Option<f64> {
+        super::cpu_time::process_secs()
+    }
+}
+
+/// The progress line of run `run` of `runs` at `threads`, after the timed
+/// runs `times` of this thread count:
+/// `join n = 17 (3 runs): 2 threads, run 3/3, current estimate 1.234 s`.
+fn step_line(prefix: &str, threads: usize, run: usize, runs: usize, times: &[f64]) -> String {
+    let what = if run == 0 {
+        "warm-up".to_owned()
+    } else {
+        format!("run {run}/{runs}")
+    };
+    let threads = super::report::plural(threads as u64, "thread");
+    match times {
+        [] => format!("{prefix}: {threads}, {what}"),
+        _ => format!(
+            "{prefix}: {threads}, {what}, current estimate {:.3} s (median of {})",
+            bench::stats::Summary::of(times).median,
+            super::report::plural(times.len() as u64, "run")
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 47, item 14: the progress line showed a spinner alone.
+    #[test]
+    fn the_progress_line_shows_the_running_estimate() {
+        let prefix = "join n = 17 (3 runs)";
+        assert_eq!(
+            step_line(prefix, 1, 0, 3, &[]),
+            "join n = 17 (3 runs): 1 thread, warm-up"
+        );
+        assert_eq!(
+            step_line(prefix, 2, 3, 3, &[0.95, 0.944]),
+            "join n = 17 (3 runs): 2 threads, run 3/3, current estimate 0.947 s (median of 2 runs)"
+        );
+        assert!(step_line(prefix, 2, 2, 3, &[0.5]).ends_with("0.500 s (median of 1 run)"));
     }
 }

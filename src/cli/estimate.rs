@@ -8,6 +8,7 @@ use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use queens::bench::stats;
 use queens::{
     Config, Counter, Engine, Executor, MAX_N, Overrun, Plan, Sample, Shape, human_duration, known,
 };
@@ -120,6 +121,12 @@ struct EstimateRecord {
     /// The 95% interval of `projected_solutions`.
     low_solutions: f64,
     high_solutions: f64,
+    /// The process's CPU time while the tables were built and the sample
+    /// counted, over their wall time and the sample's unit-seconds (each
+    /// unit's time on its thread); null on the GPU. About 1 on a quiet
+    /// machine; well below, another program was using the CPUs and the
+    /// projection is too long (a warning says so).
+    cpu_share: Option<f64>,
     /// A000170's value, where published (null for a problem).
     known: Option<u128>,
     /// The problem whose completions were sampled (`Q` given, `x`
@@ -133,7 +140,7 @@ impl Human for EstimateRecord {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let on = match self.executor {
             "gpu" => "the GPU".to_owned(),
-            _ => format!("{} threads", self.threads),
+            _ => super::report::plural(self.threads as u64, "thread"),
         };
         writeln!(
             out,
@@ -277,7 +284,16 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
             over.budget
         );
     };
+    let cpu_before = super::cpu_time::process_secs();
     let e = queens::estimate(&plan, &counter, threads_used, sample, seed, &warn)?;
+    // Not the sample's wall time times the threads: a round of a few
+    // units leaves most threads idle (measured: 14% of 16 threads' time
+    // on a quiet machine); each unit's own time is what it asked for. The
+    // tables may be built on one thread: they ask for their wall time.
+    let asked = e.prepare_seconds + e.unit_seconds;
+    let cpu_share = (super::cpu_time::process_secs().zip(cpu_before))
+        .filter(|_| executor != Executor::Gpu)
+        .map(|(after, before)| stats::cpu_share(after - before, asked));
     let record = EstimateRecord {
         n,
         engine: engine.name(),
@@ -296,10 +312,22 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         projected_solutions: e.solutions,
         low_solutions: e.solutions_interval.0,
         high_solutions: e.solutions_interval.1,
+        cpu_share,
         known: known::total(n).filter(|_| problem.is_none()),
         problem: plan.problem().map(queens::Problem::to_line),
         split_depth: plan.split_depth(),
     };
     Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
+    let logical_cpus = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    if let Some(share) = cpu_share
+        && stats::busy(share, asked, threads_used, logical_cpus)
+        && !args.quiet
+    {
+        eprintln!(
+            "queens: warning: the sample got {:.0}% of the CPU time it asked for: another \
+             program was using the CPUs, so the projection is too long; rerun on a quiet machine",
+            share * 100.0
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

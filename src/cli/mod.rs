@@ -12,6 +12,7 @@ pub mod bench;
 pub mod check;
 pub mod completions;
 pub mod count;
+pub mod cpu_time;
 pub mod estimate;
 pub mod exit;
 pub mod files;

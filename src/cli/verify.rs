@@ -482,12 +482,39 @@ pub(super) fn fresh_seed() -> u64 {
     let nanos = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ u64::from(std::process::id()).rotate_left(32)
+    seed_below_2_53(nanos, std::process::id())
+}
+
+/// The seed of `nanos` and `pid`, below 2^53: `--json` prints it as a
+/// number, and readers that hold numbers as doubles (jq 1.6, JavaScript)
+/// change integers past 2^53, so that "repeat with --seed X" drew other
+/// units (issue 47, item 13). A seed stays a number rather than becoming
+/// a string, so `--json`'s schema is unchanged; 53 bits are more than a
+/// sample's choice needs, and `--seed` still takes any 64-bit seed.
+fn seed_below_2_53(nanos: u64, pid: u32) -> u64 {
+    (nanos ^ u64::from(pid).rotate_left(21)) & ((1 << 53) - 1)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 47, item 13.
+    #[test]
+    fn a_fresh_seed_survives_a_double() {
+        for (nanos, pid) in [
+            (u64::MAX, u32::MAX),
+            (1_780_000_000_000_000_000, 4_194_304),
+            (0, 0),
+        ] {
+            let seed = seed_below_2_53(nanos, pid);
+            assert!(seed < 1 << 53, "{seed}");
+            assert_eq!(seed as f64 as u64, seed);
+        }
+        // The pid still changes the seed of two processes started at once.
+        assert_ne!(seed_below_2_53(7, 1), seed_below_2_53(7, 2));
+        assert!(fresh_seed() < 1 << 53);
+    }
 
     #[test]
     fn the_default_sample_is_one_percent_and_at_least_a_hundred_units() {

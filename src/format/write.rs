@@ -10,6 +10,7 @@
 use std::io::{self, Write};
 
 use super::Format;
+use crate::Error;
 
 /// The queen of the `unicode` format: U+265B, BLACK CHESS QUEEN.
 pub const QUEEN: &str = "♛";
@@ -43,11 +44,15 @@ impl Renderer {
     /// Writes the `n`-board whose row `r` holds a queen in column
     /// `cols[r]` (0-based), without separators.
     ///
-    /// `cols` must yield `n` columns, each below `n`; the columns are read
+    /// `cols` should yield `n` columns, each below `n`; the columns are read
     /// once, in row order, so they may be computed on the fly.
     ///
     /// # Errors
-    /// Whatever `out` returns.
+    /// Whatever `out` returns; [`io::ErrorKind::InvalidInput`] (an
+    /// [`Error::OffBoard`] inside) at the first column not below `n`, after
+    /// the rows before it (issue 47: it panicked); and
+    /// [`io::ErrorKind::OutOfMemory`] where a row of `n` squares does not fit
+    /// in memory.
     pub fn write(
         &mut self,
         out: &mut impl Write,
@@ -62,12 +67,12 @@ impl Renderer {
                     Format::Spaced => (2, b"", b"\n"),
                     _ => (1, b"\"", b"\""),
                 };
-                self.blank_row(n as usize, stride, before, after);
+                self.blank_row(n as usize, stride, before, after)?;
                 if self.format == Format::Leetcode {
                     out.write_all(b"[")?;
                 }
-                for (r, c) in cols.into_iter().enumerate() {
-                    debug_assert!(c < n, "column {c} outside an {n}-board");
+                for (r, c) in (0..).zip(cols) {
+                    on_board(r, c, n)?;
                     if self.format == Format::Leetcode && r > 0 {
                         out.write_all(b",")?;
                     }
@@ -81,7 +86,8 @@ impl Renderer {
                 }
             }
             Format::Columns => {
-                for (r, c) in cols.into_iter().enumerate() {
+                for (r, c) in (0..).zip(cols) {
+                    on_board(r, c, n)?;
                     if r > 0 {
                         out.write_all(b" ")?;
                     }
@@ -94,7 +100,8 @@ impl Renderer {
                 out.write_all(b"{\"n\":")?;
                 out.write_all(digits.format(n).as_bytes())?;
                 out.write_all(b",\"cols\":[")?;
-                for (r, c) in cols.into_iter().enumerate() {
+                for (r, c) in (0..).zip(cols) {
+                    on_board(r, c, n)?;
                     if r > 0 {
                         out.write_all(b",")?;
                     }
@@ -114,11 +121,12 @@ impl Renderer {
         n: u32,
         cols: impl IntoIterator<Item = u32>,
     ) -> io::Result<()> {
-        let n = n as usize;
-        let border = |left: &str, middle: &str, right: &str| {
-            let mut line = String::with_capacity(12 * n + 4);
+        let size = n as usize;
+        let border = |left: &str, middle: &str, right: &str| -> io::Result<String> {
+            let mut line = String::new();
+            line.try_reserve_exact(12 * size + 4).map_err(too_large)?;
             line.push_str(left);
-            for c in 0..n {
+            for c in 0..size {
                 if c > 0 {
                     line.push_str(middle);
                 }
@@ -126,20 +134,23 @@ impl Renderer {
             }
             line.push_str(right);
             line.push('\n');
-            line
+            Ok(line)
         };
-        let between = border("├", "┼", "┤");
+        let between = border("├", "┼", "┤")?;
         // The row's squares, each "│   " (6 bytes): a queen's blank is
         // swapped for the glyph and back.
         self.row.clear();
-        for _ in 0..n {
+        self.row
+            .try_reserve_exact(6 * size + 4)
+            .map_err(too_large)?;
+        for _ in 0..size {
             self.row.extend_from_slice("│   ".as_bytes());
         }
         self.row.extend_from_slice("│\n".as_bytes());
         const SQUARE: usize = "│   ".len();
-        out.write_all(border("┌", "┬", "┐").as_bytes())?;
-        for (r, c) in cols.into_iter().enumerate() {
-            debug_assert!((c as usize) < n, "column {c} outside an {n}-board");
+        out.write_all(border("┌", "┬", "┐")?.as_bytes())?;
+        for (r, c) in (0..).zip(cols) {
+            on_board(r, c, n)?;
             if r > 0 {
                 out.write_all(between.as_bytes())?;
             }
@@ -150,13 +161,22 @@ impl Renderer {
             line.extend_from_slice(&self.row[at + 1..]);
             out.write_all(&line)?;
         }
-        out.write_all(border("└", "┴", "┘").as_bytes())
+        out.write_all(border("└", "┴", "┘")?.as_bytes())
     }
 
     /// Fills the scratch row with an empty row of `n` squares, `stride`
     /// bytes apart, between `before` and `after`.
-    fn blank_row(&mut self, n: usize, stride: usize, before: &[u8], after: &[u8]) {
+    fn blank_row(
+        &mut self,
+        n: usize,
+        stride: usize,
+        before: &[u8],
+        after: &[u8],
+    ) -> io::Result<()> {
         self.row.clear();
+        self.row
+            .try_reserve_exact(n * stride + before.len() + after.len())
+            .map_err(too_large)?;
         self.row.extend_from_slice(before);
         for c in 0..n {
             if c > 0 && stride == 2 {
@@ -165,7 +185,30 @@ impl Renderer {
             self.row.push(b'.');
         }
         self.row.extend_from_slice(after);
+        Ok(())
     }
+}
+
+/// `Ok` where row `row`'s queen, in column `col`, lies on the `n`-board.
+fn on_board(row: u32, col: u32, n: u32) -> io::Result<()> {
+    if row < n && col < n {
+        Ok(())
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            Error::OffBoard {
+                what: "queen",
+                row,
+                col,
+                n,
+            },
+        ))
+    }
+}
+
+/// The error for a row of squares that does not fit in memory.
+fn too_large(e: std::collections::TryReserveError) -> io::Error {
+    io::Error::new(io::ErrorKind::OutOfMemory, e)
 }
 
 /// Writes a stream of boards in one format, separators and all.

@@ -5,6 +5,7 @@
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
+use std::num::NonZeroU32;
 
 use sha2::{Digest, Sha256};
 
@@ -351,6 +352,10 @@ fn units<'f>(
     shards: u32,
     problems: &mut Vec<Problem>,
 ) -> Vec<(&'f String, &'f ShardFile)> {
+    // `usable` checked the shard count: 1 to MAX_SHARDS.
+    let Some(shards) = NonZeroU32::new(shards) else {
+        return Vec::new();
+    };
     let owners = Assignment::for_engine(plan.engine()).owners(plan, shards);
     let mut wrong_units = Vec::new();
     let mut bad_totals = Vec::new();

@@ -81,7 +81,7 @@ impl Task {
             dir: out_dir.to_owned(),
             why: e.to_string(),
         })?;
-        let name = ShardFile::file_name(shard.index, shard.of);
+        let name = ShardFile::file_name(shard.index(), shard.of());
         let result = out_dir.join(&name);
         let journal = result.with_extension("journal");
         if result.exists() {
@@ -91,7 +91,7 @@ impl Task {
                 Some(why) => Err(PrepareError::NotThisShard { path: result, why }),
             };
         }
-        let units = Assignment::for_engine(plan.engine()).units(plan, shard.index, shard.of);
+        let units = Assignment::for_engine(plan.engine()).units(plan, shard);
         Ok(Self::Count(Prepared {
             shard,
             units,
@@ -118,7 +118,7 @@ impl Prepared {
                 asked: self.units.len(),
             });
         }
-        let file = ShardFile::new(plan, self.shard.index, self.shard.of, &count.unit_counts)
+        let file = ShardFile::new(plan, self.shard, &count.unit_counts)
             .with_journal_units(count.resumed.clone());
         write_atomically(&self.result, &file.to_json()).map_err(|e| {
             Error::Io(format!(

@@ -118,6 +118,7 @@ fn already_done(file: &ShardFile, path: &Path, request: &Request) -> anyhow::Res
     record.plan = Some(file.plan.clone());
     record.resumed_units = file.units.len();
     record.units = Some(Units::Some(units));
+    record.counted_before = Some(path.display().to_string());
     request.report()?.record(&record)?;
     if let Some(output) = &request.output {
         let mut bytes = serde_json::to_vec(&record)?;

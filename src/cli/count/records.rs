@@ -56,6 +56,13 @@ pub struct CountRecord {
     pub journal: Option<String>,
     /// Version of queens.
     pub version: &'static str,
+    /// The shard result file that already held this count, for a shard
+    /// rerun that counted nothing: the table shows no time or threads of
+    /// its own (issue 47: "0 s, 0 threads"). Not in the JSON, whose
+    /// `elapsed_secs` and `threads` are then 0 and `resumed_units` every
+    /// unit.
+    #[serde(skip)]
+    pub counted_before: Option<String>,
 }
 
 /// The `units` field: how many, or which with their counts.
@@ -123,7 +130,16 @@ impl Human for CountRecord {
             (_, Some(_)) => "completions (no OEIS value)".to_owned(),
             _ => verdict(self.matches_known, self.known),
         };
-        let time = queens::human_duration(self.elapsed_secs);
+        let (time, threads) = match &self.counted_before {
+            Some(file) => {
+                verdict = format!("{verdict}, counted before: {file}");
+                ("-".to_owned(), "-".to_owned())
+            }
+            None => (
+                queens::human_duration(self.elapsed_secs),
+                self.threads.to_string(),
+            ),
+        };
         let mut cells: Vec<&dyn Display> = vec![&self.n, &self.solutions];
         if let Some(u) = &self.unique {
             let c = &u.classes;
@@ -158,7 +174,7 @@ impl Human for CountRecord {
                 self.resumed_units
             );
         }
-        cells.extend([&time as &dyn Display, &self.threads, &verdict]);
+        cells.extend([&time as &dyn Display, &threads, &verdict]);
         count_table(self.unique.is_some()).row(out, &cells)
     }
 
@@ -282,6 +298,7 @@ pub(super) fn bare_record(
         resumed_units: 0,
         journal: None,
         version: env!("CARGO_PKG_VERSION"),
+        counted_before: None,
     }
 }
 
@@ -314,7 +331,25 @@ mod tests {
             resumed_units: 0,
             journal: None,
             version: "0",
+            counted_before: None,
         }
+    }
+
+    /// Issue 47, item 16: a finished shard rerun printed "0 s" and "0"
+    /// threads.
+    #[test]
+    fn a_count_made_before_shows_no_time_of_its_own() {
+        let record = CountRecord {
+            units: Some(Units::Some(vec![(0, 40), (2, 52)])),
+            counted_before: Some("d/shard-0000-of-0002.json".to_owned()),
+            ..count_record()
+        };
+        let human = written(Form::Human, |report| report.record(&record).unwrap());
+        assert_eq!(
+            human,
+            "  8                    92           -        -  2 units: not a total, counted \
+             before: d/shard-0000-of-0002.json\n"
+        );
     }
 
     #[test]

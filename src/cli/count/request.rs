@@ -201,7 +201,7 @@ fn inputs(
         inputs.push(("the journal", journal.clone()));
     }
     if let Some(shard) = shard {
-        let result = out_dir.join(ShardFile::file_name(shard.index, shard.of));
+        let result = out_dir.join(ShardFile::file_name(shard.index(), shard.of()));
         inputs.push(("the shard's journal", result.with_extension("journal")));
         inputs.push(("the shard result", result));
     }

@@ -21,6 +21,16 @@ pub use self::table::{Column, Table};
 pub use self::verdict::{disagreement, journal_mismatch, mismatch, verdict};
 pub use super::exit::EXIT_MISMATCH;
 
+/// `count` and `noun`, the noun plural unless `count` is 1: `1 thread`,
+/// `2 threads` (issue 47 saw "1 threads").
+pub fn plural(count: u64, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// Which form a report takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {

@@ -264,7 +264,10 @@ impl Grid {
     /// without a queen.
     pub(super) fn check(self, keep: &mut Keep) -> Result<Option<Checked>, ReadError> {
         let n = self.n.unwrap_or_default();
-        let fault = first_fault(n, self.queens.iter().copied());
+        // Every row is `n` squares long and there are `n` rows: each queen
+        // kept lies on the board.
+        let fault = first_fault(n, self.queens.iter().copied())
+            .expect("the reader keeps only queens on its board");
         // A solution has one queen a row, kept in reading order.
         let small = small_board(n, self.queens.iter().map(|q| q.col));
         keep.finish(n);
