@@ -437,7 +437,7 @@ fn an_engine_that_does_not_cover_n_is_refused_as_count_refuses_it() {
         &["count", "29", "--engine", "join"],
         &[
             "the join engine counts 4 <= n <= 28 only",
-            "--engine mirror for n = 29",
+            "--engine constellations for n = 29, the default for it",
         ],
     );
     for stage in ["join-unequal", "join-reference", "join-sliced"] {

@@ -10,8 +10,10 @@
 //! machine itself. Where nothing can be read (not Linux), there is no limit.
 
 use std::fs;
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::Context;
+use queens::Bytes;
 
 use super::UsageError;
 
@@ -26,13 +28,91 @@ pub const VAR: &str = "QUEENS_MEMORY_LIMIT";
 /// A [`UsageError`] when `QUEENS_MEMORY_LIMIT` is neither bytes nor `none`.
 pub fn available() -> anyhow::Result<Option<u64>> {
     if let Some(limit) = limit_from(std::env::var_os(VAR)) {
-        return limit.context("reading the memory limit");
+        let limit = limit.context("reading the memory limit")?;
+        remember(limit.map(|_| Bound::Variable));
+        return Ok(limit);
     }
-    Ok([mem_available(), cgroup_room(), address_space_room()]
-        .into_iter()
-        .flatten()
-        .min()
-        .map(|room| room.saturating_sub(RESERVE)))
+    let tightest = [
+        mem_available().map(Bound::MemAvailable),
+        cgroup_room().map(Bound::Cgroup),
+        address_space_room().map(|(limit, mapped)| Bound::AddressSpace { limit, mapped }),
+    ]
+    .into_iter()
+    .flatten()
+    .min_by_key(Bound::room);
+    remember(tightest);
+    Ok(tightest.map(|bound| bound.room().saturating_sub(RESERVE)))
+}
+
+/// What set the figure [`available`] gave last: the CLI reads it back when
+/// the library refuses a plan or a count, to say where "available" comes
+/// from (see: issue 47, item 16: under `ulimit -v` it said "0 bytes
+/// available", naming neither the limit nor the reserve).
+static LAST: Mutex<Option<Bound>> = Mutex::new(None);
+
+fn remember(bound: Option<Bound>) {
+    *LAST.lock().unwrap_or_else(PoisonError::into_inner) = bound;
+}
+
+/// Where the last figure [`available`] gave came from, as a clause to
+/// follow "this machine has N available"; `None` before any.
+pub fn why() -> Option<String> {
+    let bound = (*LAST.lock().unwrap_or_else(PoisonError::into_inner))?;
+    Some(bound.to_string())
+}
+
+/// The tightest of the limits [`available`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    /// [`VAR`] set to a number of bytes.
+    Variable,
+    /// The kernel's `MemAvailable`, in bytes.
+    MemAvailable(u64),
+    /// The room left in this process's memory cgroup, in bytes.
+    Cgroup(u64),
+    /// `ulimit -v` (`RLIMIT_AS`) and the address space this process has
+    /// mapped already (its code, its threads' stacks, the allocator's
+    /// reservations), in bytes.
+    AddressSpace { limit: u64, mapped: u64 },
+}
+
+impl Bound {
+    /// The bytes left under this limit, before [`RESERVE`].
+    fn room(&self) -> u64 {
+        match *self {
+            Bound::Variable => 0,
+            Bound::MemAvailable(room) | Bound::Cgroup(room) => room,
+            Bound::AddressSpace { limit, mapped } => limit.saturating_sub(mapped),
+        }
+    }
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let reserve = Bytes(RESERVE);
+        match *self {
+            Bound::Variable => write!(f, "as {VAR} says ('none' turns the check off)"),
+            Bound::MemAvailable(room) => write!(
+                f,
+                "the kernel's MemAvailable, {}, less {reserve} kept for the process itself",
+                Bytes(room)
+            ),
+            Bound::Cgroup(room) => write!(
+                f,
+                "the room left in this process's memory cgroup, {}, less {reserve} kept for \
+                 the process itself",
+                Bytes(room)
+            ),
+            Bound::AddressSpace { limit, mapped } => write!(
+                f,
+                "ulimit -v (RLIMIT_AS) allows {} of address space, this process has mapped {} \
+                 of it, and {reserve} is kept for the process itself: raise ulimit -v, or set \
+                 {VAR} to a number of bytes",
+                Bytes(limit),
+                Bytes(mapped)
+            ),
+        }
+    }
 }
 
 /// What [`VAR`] says, `None` when it is unset, empty or only spaces: then
@@ -97,9 +177,9 @@ fn cgroup_room() -> Option<u64> {
     None
 }
 
-/// The room left under `ulimit -v` (`RLIMIT_AS`): the limit less this
-/// process's address space now; `None` when unlimited.
-fn address_space_room() -> Option<u64> {
+/// `ulimit -v` (`RLIMIT_AS`) and this process's address space now, in
+/// bytes; `None` when unlimited.
+fn address_space_room() -> Option<(u64, u64)> {
     let limits = fs::read_to_string("/proc/self/limits").ok()?;
     let line = limits
         .lines()
@@ -112,7 +192,7 @@ fn address_space_room() -> Option<u64> {
         .ok()?;
     let status = fs::read_to_string("/proc/self/status").ok()?;
     let size = field(&status, "VmSize:").map_or(0, |kib| kib * 1024);
-    Some(limit.saturating_sub(size))
+    Some((limit, size))
 }
 
 /// The number after `name` on its line of a `/proc` table (kB).
@@ -155,6 +235,27 @@ mod tests {
         assert_eq!(
             bad,
             "QUEENS_MEMORY_LIMIT must be a number of bytes or 'none', not '12 GB'"
+        );
+    }
+
+    #[test]
+    fn a_refusal_names_the_limit_and_the_reserve() {
+        // See: issue 47, item 16.
+        let ulimit = Bound::AddressSpace {
+            limit: 200 << 20,
+            mapped: 180 << 20,
+        };
+        assert_eq!(ulimit.room(), 20 << 20);
+        assert_eq!(
+            ulimit.to_string(),
+            "ulimit -v (RLIMIT_AS) allows 200 MiB of address space, this process has mapped \
+             180 MiB of it, and 64 MiB is kept for the process itself: raise ulimit -v, or set \
+             QUEENS_MEMORY_LIMIT to a number of bytes"
+        );
+        let kernel = Bound::MemAvailable(3 << 30).to_string();
+        assert!(
+            kernel.contains("MemAvailable, 3 GiB, less 64 MiB"),
+            "{kernel}"
         );
     }
 
