@@ -136,3 +136,34 @@ fn bad_input_gets_one_line() {
         &["out of range"],
     );
 }
+
+// See: issue 47, item 16: `estimate 14 --engine constellations` projected
+// 148 ms for a count whose time column said 36 to 71 ms: the projection
+// holds the plan (most of it at n = 14), which `count`'s time leaves out.
+// The line now gives both parts, and they add up to the whole.
+#[test]
+fn the_projection_shows_the_plan_apart_from_the_count() {
+    let args = [
+        "estimate",
+        "14",
+        "--engine",
+        "constellations",
+        "--seed",
+        "1",
+    ];
+    let out = stdout(&queens(&args).success());
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("projected time"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains("): plan ") && line.contains(", then count "),
+        "{line}"
+    );
+    let json = estimate(&args[1..]);
+    let (whole, plan) = (json["projected_secs"].as_f64(), json["plan_secs"].as_f64());
+    assert!(
+        whole.unwrap() > plan.unwrap() && plan.unwrap() > 0.0,
+        "{json}"
+    );
+}

@@ -150,7 +150,7 @@ fn normalise(line: &str, dir: &str) -> String {
     while let Some(token) = tokens.next() {
         // A duration (`queens::human_duration`: `470 µs`, `1.23 s`) is a
         // figure with or without a point, and its unit changes with its size.
-        let unit = |t: &&str| DURATION_UNITS.contains(&t.trim_end_matches([')', ',', ';']));
+        let unit = |t: &&str| DURATION_UNITS.contains(&t.trim_end_matches([')', ',', ';', ':']));
         let duration = token.chars().all(|c| c.is_ascii_digit() || c == '.')
             && tokens.peek().is_some_and(unit);
         if duration || measured(token) {
