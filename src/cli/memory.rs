@@ -254,7 +254,7 @@ mod tests {
         );
         let kernel = Bound::MemAvailable(3 << 30).to_string();
         assert!(
-            kernel.contains("MemAvailable, 3 GiB, less 64 MiB"),
+            kernel.contains("MemAvailable, 3.0 GiB, less 64 MiB"),
             "{kernel}"
         );
     }
