@@ -85,10 +85,7 @@ pub fn code(result: anyhow::Result<ExitCode>) -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         // The refusal says what it refused: the contexts would repeat it.
         Err(ref err) if let Some(refusal) = memory_refusal(err) => {
-            match super::memory::why() {
-                Some(why) => eprintln!("queens: {refusal} ({why})"),
-                None => eprintln!("queens: {refusal}"),
-            }
+            eprintln!("queens: {}", super::memory::refusal(refusal));
             ExitCode::from(EXIT_USAGE)
         }
         Err(err) if err.is::<UsageError>() => {

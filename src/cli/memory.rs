@@ -54,11 +54,14 @@ fn remember(bound: Option<Bound>) {
     *LAST.lock().unwrap_or_else(PoisonError::into_inner) = bound;
 }
 
-/// Where the last figure [`available`] gave came from, as a clause to
-/// follow "this machine has N available"; `None` before any.
-pub fn why() -> Option<String> {
-    let bound = (*LAST.lock().unwrap_or_else(PoisonError::into_inner))?;
-    Some(bound.to_string())
+/// The library's refusal of a plan or count (`queens::Error::Memory`) as
+/// the front ends show it: followed by where the last figure [`available`]
+/// gave came from, when it gave one.
+pub fn refusal(err: &queens::Error) -> String {
+    match *LAST.lock().unwrap_or_else(PoisonError::into_inner) {
+        Some(bound) => format!("{err} ({bound})"),
+        None => err.to_string(),
+    }
 }
 
 /// The tightest of the limits [`available`] reads.
