@@ -283,7 +283,11 @@ mod tests {
             count("QQ\n..\n"),
             Err("given queens 1:1 and 1:2 share row 1: one queen a row".to_owned())
         );
-        assert!(count("").unwrap_err().contains("no board"));
+        assert!(
+            count("")
+                .unwrap_err()
+                .contains("it is empty: expected rows of Q, x and .")
+        );
     }
 
     #[test]
