@@ -21,7 +21,7 @@ pub fn to_py(err: queens::Error) -> PyErr {
         E::BoardSize { .. } | E::Rows { .. } => BoardSizeError::new_err(message),
         E::NoSolution(_) => NoSolutionError::new_err(message),
         // As the command line says it: with where the limit comes from.
-        E::Memory { .. } => MemoryLimitError::new_err(crate::cli::memory::refusal(&err)),
+        E::Memory { .. } => MemoryLimitError::new_err(queens_cli::memory::refusal(&err)),
         E::SplitDepth { .. }
         | E::NoSplit { .. }
         | E::OtherSplit { .. }

@@ -5,15 +5,10 @@
 //! values out, the library's errors as the exceptions of
 //! `queens/_errors.py`. Nothing counts or checks a board on its own.
 //!
-//! The command line is compiled in too, from the binary's own sources, for
-//! the `queens` command the wheel installs ([`command`]).
+//! The `queens` command the wheel installs runs the binary's command line,
+//! the `queens-cli` crate ([`command`]).
 
 mod boards;
-// The binary's command line, file for file: `src/main.rs` uses all of it,
-// the extension its entry points and the memory limit.
-#[allow(dead_code)]
-#[path = "../../src/cli/mod.rs"]
-mod cli;
 mod command;
 mod construction;
 mod errors;

@@ -101,8 +101,8 @@ static MACHINE: Mutex<Option<(Instant, Option<u64>)>> = Mutex::new(None);
 /// variable, when set, is read at every call, and costs nothing more.
 fn memory_limit() -> PyResult<Option<u64>> {
     let read =
-        || crate::cli::memory::available().map_err(|err| InputError::new_err(format!("{err:#}")));
-    let set = std::env::var_os(crate::cli::memory::VAR)
+        || queens_cli::memory::available().map_err(|err| InputError::new_err(format!("{err:#}")));
+    let set = std::env::var_os(queens_cli::memory::VAR)
         .is_some_and(|value| !value.to_string_lossy().trim().is_empty());
     if set {
         return read();

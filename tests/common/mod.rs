@@ -73,10 +73,6 @@ fn safe(board: &[Vec<bool>], row: usize, col: usize) -> bool {
     })
 }
 
-pub mod cli;
-#[cfg(target_os = "linux")]
-pub mod terminal;
-
 /// The standard CRC-32 (IEEE 802.3, reflected, as zlib and crc32fast),
 /// bit by bit: an independent check of the journal's checksums, and a way
 /// to write records the library would not (a forged count, a count of

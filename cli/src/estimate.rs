@@ -1,0 +1,339 @@
+//! `queens estimate N`: how long `count N` would take on this machine,
+//! projected from counting a random sample of its plan's units
+//! ([`queens::estimate`]), with an interval, and the number of solutions
+//! the sample projects, set beside A000170 as a check.
+
+use crate::exit::ExitCode;
+use std::io::{self, Write};
+use std::num::NonZeroUsize;
+use std::time::Instant;
+
+use queens::bench::stats;
+use queens::{
+    Config, Counter, Engine, Executor, MAX_N, Overrun, Plan, Sample, Shape, human_duration, known,
+};
+use serde::Serialize;
+
+use super::EXIT_USAGE;
+use super::args::{parse_board_size, parse_threads};
+use super::report::{Form, Human, Report};
+use super::verify::{fresh_seed, parse_percent};
+
+#[derive(Debug, clap::Args)]
+pub struct EstimateArgs {
+    /// The board size.
+    #[arg(value_name = "N", allow_negative_numbers = true,
+          value_parser = |s: &str| parse_board_size(s, MAX_N))]
+    n: u32,
+
+    /// The engine [default: the one `count N` uses].
+    #[arg(long, value_parser = super::options::EngineParser)]
+    engine: Option<Engine>,
+
+    /// Rows fixed by each unit of the mirror engine (1 to 6) [default: 2],
+    /// as `count --split-depth` takes it; for a problem, the rows without a
+    /// given queen each unit places. Refused for the other engines.
+    #[arg(long, value_name = "D", value_parser = super::args::parse_split_depth,
+          allow_negative_numbers = true)]
+    split_depth: Option<u32>,
+
+    /// Worker threads [default: all cores, or RAYON_NUM_THREADS].
+    #[arg(short = 'j', long, value_name = "T", value_parser = parse_threads,
+          allow_negative_numbers = true)]
+    threads: Option<NonZeroUsize>,
+
+    /// Count this share of each stratum's units, e.g. 5% [default: --seconds 10].
+    #[arg(long, value_name = "P%", value_parser = parse_percent, allow_hyphen_values = true,
+          conflicts_with = "seconds")]
+    sample: Option<f64>,
+
+    /// Count units, drawn from every stratum in turn, for about S seconds.
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = parse_seconds)]
+    seconds: Option<f64>,
+
+    /// Draw the sample with this seed (printed when not given, to repeat it).
+    #[arg(long, value_name = "X", value_parser = super::args::parse_seed,
+          allow_negative_numbers = true)]
+    seed: Option<u64>,
+
+    /// Count the sample on the NVIDIA GPU (a build with `--features gpu`).
+    #[arg(long)]
+    gpu: bool,
+
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+
+    /// Print only the projected seconds; no warnings.
+    #[arg(short, long)]
+    quiet: bool,
+
+    /// Queens given and squares blocked: estimate the count of that
+    /// problem's completions (the mirror engine's plan, on the CPU).
+    #[command(flatten)]
+    problem: super::problem::ProblemArgs,
+}
+
+/// Seconds above 0 and at most a day.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|s| *s > 0.0 && *s <= 86_400.0)
+        .ok_or_else(|| {
+            format!("'{text}' is not a time to sample for: expected seconds above 0, at most 86400")
+        })
+}
+
+/// What `estimate` prints.
+#[derive(Debug, Serialize)]
+struct EstimateRecord {
+    /// The board size.
+    n: u32,
+    /// The engine whose plan was sampled.
+    engine: &'static str,
+    /// `cpu` or `gpu`.
+    executor: &'static str,
+    /// Threads counting (the projection divides unit-seconds by them).
+    threads: usize,
+    /// The seed the sample was drawn with: `--seed` repeats it.
+    seed: u64,
+    /// Units in the plan.
+    units: usize,
+    /// Units counted.
+    sampled: usize,
+    /// The share of the plan's estimated cost counted, in [0, 1].
+    cost_share: f64,
+    /// Seconds building the plan, part of the projection.
+    plan_secs: f64,
+    /// Seconds preparing the plan's tables (the join), part of the projection.
+    prepare_secs: f64,
+    /// Wall seconds counting the sample.
+    sample_secs: f64,
+    /// Projected wall seconds of `count N` with this engine and threads:
+    /// the plan, its tables and its units.
+    projected_secs: f64,
+    /// The 95% interval of `projected_secs`.
+    low_secs: f64,
+    high_secs: f64,
+    /// Projected number of solutions.
+    projected_solutions: f64,
+    /// The 95% interval of `projected_solutions`.
+    low_solutions: f64,
+    high_solutions: f64,
+    /// The process's CPU time while the tables were built and the sample
+    /// counted, over their wall time and the sample's unit-seconds (each
+    /// unit's time on its thread); null on the GPU. About 1 on a quiet
+    /// machine; well below, another program was using the CPUs and the
+    /// projection is too long (a warning says so).
+    cpu_share: Option<f64>,
+    /// A000170's value, where published (null for a problem).
+    known: Option<u128>,
+    /// The problem whose completions were sampled (`Q` given, `x`
+    /// blocked, `.` free, rows joined by `/`); null for the empty board.
+    problem: Option<String>,
+    /// Rows fixed per unit (the mirror engine's plan; null for the others).
+    split_depth: Option<u32>,
+}
+
+impl Human for EstimateRecord {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let on = match self.executor {
+            "gpu" => "the GPU".to_owned(),
+            _ => super::report::plural(self.threads as u64, "thread"),
+        };
+        writeln!(
+            out,
+            "n = {}, {} engine on {on}, seed {} (repeat with --seed {})",
+            self.n, self.engine, self.seed, self.seed
+        )?;
+        writeln!(
+            out,
+            "sampled {} of {} units ({:.1}% of the estimated cost) in {}",
+            self.sampled,
+            self.units,
+            100.0 * self.cost_share,
+            human_duration(self.sample_secs)
+        )?;
+        // The plan apart: `count`'s time column leaves it out, and where it
+        // is most of the projection (constellations at n = 14: 99 of
+        // 120 ms) the whole figure read as twice the count's time (issue
+        // 47, item 16).
+        writeln!(
+            out,
+            "projected time   {} (95% interval {} to {}): plan {}, then count {}",
+            human_duration(self.projected_secs),
+            human_duration(self.low_secs),
+            human_duration(self.high_secs),
+            human_duration(self.plan_secs),
+            human_duration(self.projected_secs - self.plan_secs)
+        )?;
+        let check = match self.known {
+            Some(0) => "A000170: 0".to_owned(),
+            Some(known) => format!(
+                "A000170: {known}, ratio {:.3}",
+                self.projected_solutions / known as f64
+            ),
+            None if self.problem.is_some() => "completions: no OEIS value".to_owned(),
+            None => "A000170 has no value for this n".to_owned(),
+        };
+        writeln!(
+            out,
+            "projected total  {:.3e} solutions ({check})",
+            self.projected_solutions
+        )
+    }
+
+    /// The projected seconds alone.
+    fn quiet(&self, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(out, "{}", self.projected_secs)
+    }
+}
+
+pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
+    let n = args.n;
+    let problem = args.problem.problem(n)?.filter(|p| !p.is_empty_board());
+    if problem.is_some() {
+        if let Some(engine) = args.engine.filter(|&e| e != Engine::Mirror) {
+            return Err(super::UsageError(super::plan::refuse_problem_engine(engine)).into());
+        }
+        if args.gpu {
+            return Err(super::UsageError(
+                "--gpu does not go with --given, --blocked and --board: a problem's completions \
+                 are counted on the CPU (drop --gpu)"
+                    .to_owned(),
+            )
+            .into());
+        }
+    }
+    let threads = super::args::threads(args.threads)?;
+    let executor = if args.gpu {
+        if let Some(refusal) = super::options::refuse_gpu(args.engine, n) {
+            return Err(super::UsageError(refusal).into());
+        }
+        super::options::find_gpu()?;
+        Executor::Gpu
+    } else {
+        Executor::Cpu
+    };
+    // One config for the plan and the count: the memory limit is the
+    // count's (see: issue 32, which aborted under `ulimit -v` and ignored
+    // QUEENS_MEMORY_LIMIT), the options are the environment's.
+    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
+        .with_executor(executor)
+        .with_options(super::options::from_env()?)
+        .with_memory_limit(super::memory::available()?);
+    let counter = Counter::new(n).config(&config);
+    let counter = match (args.engine, &problem) {
+        (_, Some(_)) => counter.engine(Engine::Mirror),
+        (Some(engine), None) => counter.engine(engine),
+        (None, None) => counter,
+    };
+    let engine = counter.chosen_engine();
+    // See: issue 47, item 4 (estimate took no split, so it sampled
+    // another plan than the count's with --split-depth).
+    let split = args.split_depth;
+    if let Some(refusal) =
+        super::plan::refuse_split_depth(split, args.engine, n, engine, ("estimate", "estimated"))
+    {
+        return Err(super::UsageError(refusal).into());
+    }
+    let counter = match split {
+        Some(rows) => counter.split_depth(rows),
+        None => counter,
+    };
+    let shape = Shape::new(n, engine, split);
+    // The sample's records are few: only the tables and the threads'
+    // buffers are checked before the plan is built.
+    let started = Instant::now();
+    let planned = counter.units(&[]).fits_unplanned().and_then(|()| {
+        if !args.quiet {
+            super::plan::announce(shape, &config);
+        }
+        match &problem {
+            Some(problem) => Plan::for_problem(problem, split, &config),
+            None => Plan::new(shape, &config),
+        }
+    });
+    let plan = match planned {
+        Ok(plan) => plan,
+        Err(refused) => {
+            eprintln!("queens: {refused}");
+            return Ok(ExitCode::from(EXIT_USAGE));
+        }
+    };
+    let plan_seconds = started.elapsed().as_secs_f64();
+    let threads_used = match executor {
+        Executor::Gpu => 1,
+        _ => threads.map_or_else(
+            || std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            NonZeroUsize::get,
+        ),
+    };
+    let sample = match (args.sample, args.seconds) {
+        (Some(p), _) => Sample::Percent(p),
+        (None, Some(s)) => Sample::Seconds(s),
+        (None, None) => Sample::Seconds(10.0),
+    };
+    let seed = args.seed.unwrap_or_else(fresh_seed);
+    let warn = |over: Overrun| {
+        if args.quiet {
+            return;
+        }
+        eprintln!(
+            "queens: warning: the smallest sample that projects a spread ({} units, two of each \
+             stratum) is projected to take {} {}, {} more than --seconds {}",
+            over.units,
+            if over.at_least { "at least" } else { "about" },
+            human_duration(over.projected),
+            human_duration(over.projected - over.budget),
+            over.budget
+        );
+    };
+    let cpu_before = super::cpu_time::process_secs();
+    let e = queens::estimate(&plan, &counter, threads_used, sample, seed, &warn)?;
+    // Not the sample's wall time times the threads: a round of a few
+    // units leaves most threads idle (measured: 14% of 16 threads' time
+    // on a quiet machine); each unit's own time is what it asked for. The
+    // tables may be built on one thread: they ask for their wall time.
+    let asked = e.prepare_seconds + e.unit_seconds;
+    let cpu_share = (super::cpu_time::process_secs().zip(cpu_before))
+        .filter(|_| executor != Executor::Gpu)
+        .map(|(after, before)| stats::cpu_share(after - before, asked));
+    let record = EstimateRecord {
+        n,
+        engine: engine.name(),
+        executor: if args.gpu { "gpu" } else { "cpu" },
+        threads: threads_used,
+        seed: e.seed,
+        units: e.units,
+        sampled: e.sampled,
+        cost_share: e.cost_share,
+        plan_secs: plan_seconds,
+        prepare_secs: e.prepare_seconds,
+        sample_secs: e.sample_seconds,
+        projected_secs: plan_seconds + e.seconds,
+        low_secs: plan_seconds + e.seconds_interval.0,
+        high_secs: plan_seconds + e.seconds_interval.1,
+        projected_solutions: e.solutions,
+        low_solutions: e.solutions_interval.0,
+        high_solutions: e.solutions_interval.1,
+        cpu_share,
+        known: known::total(n).filter(|_| problem.is_none()),
+        problem: plan.problem().map(queens::Problem::to_line),
+        split_depth: plan.split_depth(),
+    };
+    Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
+    let logical_cpus = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    if let Some(share) = cpu_share
+        && stats::busy(share, asked, threads_used, logical_cpus)
+        && !args.quiet
+    {
+        eprintln!(
+            "queens: warning: the sample got {:.0}% of the CPU time it asked for: another \
+             program was using the CPUs, so the projection is too long; rerun on a quiet machine",
+            share * 100.0
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
