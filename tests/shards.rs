@@ -166,7 +166,7 @@ fn a_missing_shard_is_named_ready_to_resubmit() {
     let problem = only_problem(&merged);
     assert!(matches!(problem, Problem::Missing { missing, shards: 4, .. } if missing == &[1, 3]));
     // The indices as a job array takes them; the CLI phrases the command
-    // (tests/cli_shards.rs), the library gives the data.
+    // (cli/tests/cli_shards.rs), the library gives the data.
     assert!(problem.to_string().ends_with("shards 1,3"), "{problem}");
     assert!(merged.is_consistent());
     assert_eq!(shard::ranges(&[0, 1, 2, 5, 7, 8]), "0-2,5,7-8");

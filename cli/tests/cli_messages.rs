@@ -91,7 +91,7 @@ const NUMERIC_OPTIONS: &[(&[&str], &str, &str, &[&str])] = &[
 ];
 
 /// The value names of options that take no number.
-/// (Squares, `ROW:COL,...`, are numbers in pairs: tests/cli_given.rs holds
+/// (Squares, `ROW:COL,...`, are numbers in pairs: cli/tests/cli_given.rs holds
 /// their refusals.)
 const NOT_NUMBERS: &[&str] = &["FILE", "DIR", "NAME", "ENGINE", "FORMAT", "ROW:COL,..."];
 

@@ -4,7 +4,7 @@
 #
 #   bash docs/images/make.sh [DIR]     # DIR: where to write (default: here)
 #
-# It runs the `queens` on PATH (or $QUEENS). tests/docs.rs runs it into a
+# It runs the `queens` on PATH (or $QUEENS). cli/tests/docs.rs runs it into a
 # temporary folder and fails where a committed picture differs. To look at
 # one: rsvg-convert docs/images/check.svg -o check.png (Debian's
 # librsvg2-bin), or open it in a browser.

@@ -78,7 +78,7 @@ pub fn parse_engine(name: &str) -> PyResult<Engine> {
 
 /// The config every plan and count of the package is made with: the
 /// library's defaults and the command line's memory limit (see
-/// `src/cli/memory.rs`: what the machine has available, or
+/// `queens_cli::memory`: what the machine has available, or
 /// `QUEENS_MEMORY_LIMIT`). The `Python` token is the proof that the GIL is
 /// held, as the lock below needs (see `pool.rs` on forks and locks).
 ///

@@ -200,7 +200,7 @@ mod tests {
     #[test]
     fn a_header_waits_for_the_first_record() {
         // A count that fails before its first result leaves stdout empty
-        // (tests/cli_scale.rs, a journal truncated from outside).
+        // (cli/tests/cli_scale.rs, a journal truncated from outside).
         let pair = Pair {
             name: "n",
             value: 8,
