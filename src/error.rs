@@ -131,15 +131,6 @@ pub enum Error {
     /// a shard file or a journal written by another build).
     #[error("unknown engine '{0}': expected mirror, join or constellations")]
     UnknownEngine(String),
-    /// `gpu`, the GPU engine of an older queens: the GPU now runs the
-    /// constellations and mirror engines' plans (see
-    /// [`crate::Executor::Gpu`]), so its plans, journals and shards are
-    /// theirs.
-    #[error(
-        "engine 'gpu' was the GPU engine of an older queens, whose plans this queens does not \
-         have: count again (the GPU now runs the constellations engine's plan, with --gpu)"
-    )]
-    OldGpuEngine,
     /// A given queen or a blocked square outside the board (0-based in
     /// the fields, 1-based `row:column` in the message).
     #[error(

@@ -30,7 +30,6 @@ pub fn to_py(err: queens::Error) -> PyErr {
         | E::Unit { .. }
         | E::DuplicateUnit(_)
         | E::UnknownEngine(_)
-        | E::OldGpuEngine
         | E::UnknownAlgorithm(_)
         | E::UnknownFormat(_)
         | E::PlanHash(_)

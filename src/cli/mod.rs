@@ -32,6 +32,7 @@ pub mod report;
 pub mod shard;
 pub mod signals;
 pub mod stdout;
+pub mod values;
 pub mod verify;
 
 use std::process::ExitCode;

@@ -21,10 +21,11 @@ use std::ffi::{OsStr, OsString};
 use std::num::NonZeroU32;
 
 use clap::builder::{PossibleValue, TypedValueParser};
-use clap::{Arg, Command, ValueEnum};
+use clap::{Arg, Command};
 use queens::{Engine, Executor, GpuOptions, Options, Simd};
 
 use super::UsageError;
+use super::values::{Choice, ChoiceParser};
 
 /// The options the environment asks for.
 ///
@@ -112,14 +113,12 @@ impl TypedValueParser for EngineParser {
                  plan (queens count N --gpu)",
             ));
         }
-        clap::builder::EnumValueParser::<Engine>::new().parse_ref(cmd, arg, value)
+        ChoiceParser::<Engine>::new().parse_ref(cmd, arg, value)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
-            Engine::value_variants()
-                .iter()
-                .filter_map(ValueEnum::to_possible_value),
+            Engine::VALUES.iter().map(|&(e, _)| e.possible_value()),
         ))
     }
 }
