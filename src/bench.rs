@@ -475,7 +475,7 @@ impl Machine {
 /// turns off, for reports: `kernel bmi1+popcnt, join matcher avx512` (or
 /// `portable` for either).
 #[must_use]
-pub fn code_paths(simd: crate::Simd) -> String {
+fn code_paths(simd: crate::Simd) -> String {
     let features = crate::cpu::Features::allowed(simd);
     format!(
         "kernel {}, join matcher {}",

@@ -112,8 +112,8 @@ pub enum Error {
     /// is allocated.
     #[error(
         "{doing} n = {n} with {by} needs about {needed}; this machine has {available} available",
-        needed = Bytes(*.needed),
-        available = Bytes(*.available)
+        needed = crate::human::Bytes(*.needed),
+        available = crate::human::Bytes(*.available)
     )]
     Memory {
         /// `"planning"` or `"counting"`.
@@ -320,42 +320,5 @@ impl Error {
     /// `n` is outside `min..=max` for `by`.
     pub(crate) fn board_size(n: u32, by: &'static str, min: u32, max: u32) -> Self {
         Self::BoardSize { n, by, min, max }
-    }
-}
-
-/// A byte count as people read it: `5.1 GiB`, `233 MiB`, `512 bytes`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bytes(pub u64);
-
-impl std::fmt::Display for Bytes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-        if self.0 < 1024 {
-            return write!(f, "{} bytes", self.0);
-        }
-        let mut value = self.0 as f64 / 1024.0;
-        let mut unit = 0;
-        while value >= 1024.0 && unit + 1 < UNITS.len() {
-            value /= 1024.0;
-            unit += 1;
-        }
-        if value < 10.0 {
-            write!(f, "{value:.1} {}", UNITS[unit])
-        } else {
-            write!(f, "{value:.0} {}", UNITS[unit])
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bytes_read_as_people_write_them() {
-        assert_eq!(Bytes(512).to_string(), "512 bytes");
-        assert_eq!(Bytes(5_067_547_256).to_string(), "4.7 GiB");
-        assert_eq!(Bytes(233 << 20).to_string(), "233 MiB");
-        assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB");
     }
 }

@@ -66,9 +66,10 @@
 //! `queens` binary's job.
 
 // The modules are private and their public items re-exported here, one
-// path each; four stay public as namespaces for families whose names
+// path each; a few stay public as namespaces for families whose names
 // would clash or mislead at the root: the OEIS tables (`known`), the
-// benchmark (`bench`), and the two file formats (`journal`, `shard`).
+// benchmark (`bench`), the two file formats (`journal`, `shard`), and
+// how quantities read in messages (`human`).
 pub mod bench;
 mod check;
 mod construct;
@@ -79,6 +80,7 @@ mod estimate;
 #[cfg(all(feature = "files", unix))]
 mod files;
 mod format;
+pub mod human;
 mod job;
 pub mod journal;
 mod kernel;
@@ -92,7 +94,6 @@ mod svg;
 mod symmetry;
 mod unique;
 
-pub use bench::code_paths;
 pub use check::{
     Conflict, Fault, Line, Queen, Unmet, first_conflict, first_conflict_in_columns, first_fault,
     first_unmet,
@@ -103,10 +104,8 @@ pub use count::{
     Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Shape, Simd, Unit, UnitDone,
     count, find_gpu, thread_pool,
 };
-pub use error::{Bytes, Error, MAX_THREADS};
-pub use estimate::{
-    Estimate, Overrun, Projection, STRATA, Sample, estimate, human_duration, project,
-};
+pub use error::{Error, MAX_THREADS};
+pub use estimate::{Estimate, Overrun, Projection, Sample, estimate, project};
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
 pub use job::{Selection, sample_units};
 pub use kernel::MAX_N;

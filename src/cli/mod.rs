@@ -118,7 +118,7 @@ pub fn long_version(first_line: &str, without_gpu: &str) -> String {
     format!(
         "{first_line}\ncommit: {}\nGPU executor: {gpu}\ncode paths on this CPU: {}",
         env!("QUEENS_COMMIT"),
-        queens::code_paths(queens::Simd::AUTO)
+        queens::bench::Machine::detect().simd
     )
 }
 
