@@ -17,7 +17,11 @@ fn at_line(line: usize) -> String {
 }
 
 /// Why a count, a plan or an enumeration could not start.
-#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+///
+/// Two errors are equal when they are the same variant and say the same,
+/// causes included: the causes some carry (an [`std::io::Error`], the
+/// thread pool's, the GPU driver's) have no equality of their own.
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The board size is outside what `by` handles.
@@ -76,8 +80,8 @@ pub enum Error {
     #[error("{0} threads is out of range: use between 1 and {MAX_THREADS}")]
     Threads(usize),
     /// The operating system refused to start the pool's threads.
-    #[error("could not start the thread pool: {0}")]
-    Pool(String),
+    #[error("could not start the thread pool")]
+    Pool(#[source] rayon::ThreadPoolBuildError),
     /// An estimate's sample out of range: a percentage outside `(0, 100]`
     /// or seconds that are not positive.
     #[error(
@@ -259,14 +263,29 @@ pub enum Error {
     },
     /// The GPU executor cannot run here (no driver, no device, a build
     /// without the `gpu` feature), cannot run this plan (the join's), or
-    /// the GPU failed: one line saying which.
-    #[error("{0}")]
-    Gpu(String),
-    /// A file of a run (its journal, a shard result) could not be read or
-    /// written, or an [`crate::Observer`] failed: the run stopped. One line
-    /// that names the file.
-    #[error("{0}")]
-    Io(String),
+    /// the GPU failed: one line saying which, and the driver's or NVRTC's
+    /// error as its source where there is one.
+    #[error("{what}")]
+    Gpu {
+        /// What could not be done, or why the GPU cannot run: `"no usable
+        /// GPU"`, `"the GPU failed"`, ...
+        what: String,
+        /// The driver's or NVRTC's error.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+    /// A file of a run (its journal, a shard result) could not be written
+    /// or removed, or an [`crate::Observer`] failed: the run stopped.
+    #[error("{doing} {}", .path.display())]
+    Io {
+        /// What was being done: `"writing the journal"`, ...
+        doing: &'static str,
+        /// The file.
+        path: std::path::PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
     /// A count cancelled (see [`crate::Counter::cancel`]) before its plan
     /// was built: nothing was counted.
     #[error("the count was cancelled before its plan was built: nothing was counted")]
@@ -316,9 +335,82 @@ pub enum Error {
     RunUnits,
 }
 
+impl PartialEq for Error {
+    fn eq(&self, other: &Self) -> bool {
+        /// The error's message, then each cause's.
+        fn said(err: &Error) -> impl Iterator<Item = String> + '_ {
+            std::iter::successors(Some(err as &dyn std::error::Error), |e| e.source())
+                .map(ToString::to_string)
+        }
+        std::mem::discriminant(self) == std::mem::discriminant(other) && said(self).eq(said(other))
+    }
+}
+
+impl Eq for Error {}
+
 impl Error {
     /// `n` is outside `min..=max` for `by`.
     pub(crate) fn board_size(n: u32, by: &'static str, min: u32, max: u32) -> Self {
         Self::BoardSize { n, by, min, max }
+    }
+
+    /// The GPU cannot run, or cannot run this, for `why`: a reason of the
+    /// library's, with no error of the driver's behind it.
+    pub(crate) fn gpu(why: impl Into<String>) -> Self {
+        Self::Gpu {
+            what: why.into(),
+            source: None,
+        }
+    }
+
+    /// The GPU's driver or NVRTC failed `doing` something.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn gpu_failed(
+        doing: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        Self::Gpu {
+            what: doing.into(),
+            source: Some(Box::new(source)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::error::Error as _;
+    use std::io;
+
+    use super::*;
+
+    fn io_error(kind: io::ErrorKind) -> Error {
+        Error::Io {
+            doing: "writing the journal",
+            path: "runs/16.journal".into(),
+            source: io::Error::from(kind),
+        }
+    }
+
+    /// The message names the file, and the cause is the system's error
+    /// itself, said once: by whoever prints the chain (`queens: {err:#}`).
+    #[test]
+    fn a_file_error_names_its_file_and_keeps_its_cause() {
+        let err = io_error(io::ErrorKind::PermissionDenied);
+        assert_eq!(err.to_string(), "writing the journal runs/16.journal");
+        let cause = err.source().unwrap().downcast_ref::<io::Error>().unwrap();
+        assert_eq!(cause.kind(), io::ErrorKind::PermissionDenied);
+        assert_eq!(cause.to_string(), "permission denied");
+    }
+
+    #[test]
+    fn errors_are_equal_when_they_say_the_same_causes_included() {
+        let denied = io_error(io::ErrorKind::PermissionDenied);
+        assert_eq!(denied, io_error(io::ErrorKind::PermissionDenied));
+        assert_ne!(denied, io_error(io::ErrorKind::StorageFull));
+        assert_ne!(Error::gpu("no GPU"), Error::Sample("no GPU".into()));
+        assert_eq!(Error::gpu("no GPU"), Error::gpu("no GPU"));
+        let failed = Error::gpu_failed("the GPU failed", io::Error::other("out of memory"));
+        assert_eq!(failed.to_string(), "the GPU failed");
+        assert_ne!(failed, Error::gpu("the GPU failed"));
     }
 }

@@ -127,7 +127,7 @@ impl TypedValueParser for EngineParser {
 /// command where there is none to count on: a build without the `gpu`
 /// feature, no driver, no device (one line, exit 2).
 pub fn find_gpu() -> Result<String, UsageError> {
-    queens::find_gpu().map_err(|why| UsageError(why.to_string()))
+    queens::find_gpu().map_err(|why| UsageError(super::exit::with_causes(&why)))
 }
 
 /// Why `--gpu` cannot count an `n`-board with `engine` (`None`: the one

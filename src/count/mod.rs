@@ -454,7 +454,7 @@ mod tests {
             };
             let err = Plan::new(split, &config).unwrap_err();
             assert_eq!(err, no_split);
-            assert_eq!(Plan::memory_estimate(split), Err(no_split.clone()));
+            assert_eq!(Plan::memory_estimate(split).unwrap_err(), no_split);
             let counted = Counter::new(10).engine(engine).split_depth(2).run();
             assert_eq!(counted, Err(no_split));
         }
