@@ -68,8 +68,9 @@
 // The modules are private and their public items re-exported here, one
 // path each; a few stay public as namespaces for families whose names
 // would clash or mislead at the root: the OEIS tables (`known`), the
-// benchmark (`bench`), the two file formats (`journal`, `shard`), and
-// how quantities read in messages (`human`).
+// benchmark (`bench`), the two file formats (`journal`, `shard`), the
+// rules their files are opened by (`files`), and how quantities read in
+// messages (`human`).
 pub mod bench;
 mod check;
 mod construct;
@@ -78,7 +79,7 @@ mod cpu;
 mod error;
 mod estimate;
 #[cfg(all(feature = "files", unix))]
-mod files;
+pub mod files;
 mod format;
 pub mod human;
 mod job;
@@ -130,8 +131,6 @@ pub mod internals {
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
     pub use crate::count::join::sieve::Tally as JoinTally;
     pub use crate::count::plan::{join_stage_plan, join_unit_tally};
-    #[cfg(all(feature = "files", unix))]
-    pub use crate::files::{kind_name, open_input, read_capped, sync_folder};
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};
 }
 
