@@ -139,8 +139,8 @@ pub enum Error {
     /// the fields, 1-based `row:column` in the message).
     #[error(
         "{what} {r}:{c} is off the board: rows and columns run from 1 to {n}",
-        r = .row + 1,
-        c = .col + 1
+        r = u64::from(*.row) + 1,
+        c = u64::from(*.col) + 1
     )]
     OffBoard {
         /// `"given queen"`, `"blocked square"` or (a board checked) `"queen"`.
@@ -156,8 +156,8 @@ pub enum Error {
     /// two queens sharing a row.
     #[error(
         "square {r}:{c} is given twice: name each given queen once",
-        r = .row + 1,
-        c = .col + 1
+        r = u64::from(*.row) + 1,
+        c = u64::from(*.col) + 1
     )]
     GivenTwice {
         /// The square's row, 0-based.
@@ -168,9 +168,9 @@ pub enum Error {
     /// Two given queens in one row.
     #[error(
         "given queens {r}:{a} and {r}:{b} share row {r}: one queen a row",
-        r = .row + 1,
-        a = .cols.0 + 1,
-        b = .cols.1 + 1
+        r = u64::from(*.row) + 1,
+        a = u64::from(.cols.0) + 1,
+        b = u64::from(.cols.1) + 1
     )]
     GivenRow {
         /// The row, 0-based.
@@ -179,7 +179,7 @@ pub enum Error {
         cols: (u32, u32),
     },
     /// A given queen on a square that is blocked too.
-    #[error("given queen {r}:{c} is on a blocked square", r = .row + 1, c = .col + 1)]
+    #[error("given queen {r}:{c} is on a blocked square", r = u64::from(*.row) + 1, c = u64::from(*.col) + 1)]
     GivenBlocked {
         /// The square's row, 0-based.
         row: u32,
@@ -400,6 +400,30 @@ mod tests {
         let cause = err.source().unwrap().downcast_ref::<io::Error>().unwrap();
         assert_eq!(cause.kind(), io::ErrorKind::PermissionDenied);
         assert_eq!(cause.to_string(), "permission denied");
+    }
+
+    /// A square's 1-based name is one more than a `u32` can hold at the
+    /// edge: said, not overflowed (it panicked in test builds).
+    #[test]
+    fn squares_at_the_edge_of_u32_are_named_without_overflow() {
+        let off = Error::OffBoard {
+            what: "queen",
+            row: u32::MAX,
+            col: 0,
+            n: 4,
+        };
+        assert_eq!(
+            off.to_string(),
+            "queen 4294967296:1 is off the board: rows and columns run from 1 to 4"
+        );
+        let row = Error::GivenRow {
+            row: 0,
+            cols: (u32::MAX, 1),
+        };
+        assert!(
+            row.to_string()
+                .starts_with("given queens 1:4294967296 and 1:2 ")
+        );
     }
 
     #[test]
