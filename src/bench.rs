@@ -31,8 +31,10 @@ mod warning;
 
 pub use warning::{SHORT_RUN_SECS, Warning};
 
-/// A named set of counts.
+/// A named set of counts: [`Workload::v1`] or [`Workload::custom`], then
+/// the `with_` methods.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Workload {
     /// `v1`, or `custom` for one chosen by the caller.
     pub name: &'static str,
@@ -475,7 +477,7 @@ impl Machine {
 /// turns off, for reports: `kernel bmi1+popcnt, join matcher avx512` (or
 /// `portable` for either).
 #[must_use]
-pub fn code_paths(simd: crate::Simd) -> String {
+fn code_paths(simd: crate::Simd) -> String {
     let features = crate::cpu::Features::allowed(simd);
     format!(
         "kernel {}, join matcher {}",

@@ -17,7 +17,11 @@ fn at_line(line: usize) -> String {
 }
 
 /// Why a count, a plan or an enumeration could not start.
-#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+///
+/// Two errors are equal when they are the same variant and say the same,
+/// causes included: the causes some carry (an [`std::io::Error`], the
+/// thread pool's, the GPU driver's) have no equality of their own.
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The board size is outside what `by` handles.
@@ -76,8 +80,8 @@ pub enum Error {
     #[error("{0} threads is out of range: use between 1 and {MAX_THREADS}")]
     Threads(usize),
     /// The operating system refused to start the pool's threads.
-    #[error("could not start the thread pool: {0}")]
-    Pool(String),
+    #[error("could not start the thread pool")]
+    Pool(#[source] rayon::ThreadPoolBuildError),
     /// An estimate's sample out of range: a percentage outside `(0, 100]`
     /// or seconds that are not positive.
     #[error(
@@ -112,8 +116,8 @@ pub enum Error {
     /// is allocated.
     #[error(
         "{doing} n = {n} with {by} needs about {needed}; this machine has {available} available",
-        needed = Bytes(*.needed),
-        available = Bytes(*.available)
+        needed = crate::human::Bytes(*.needed),
+        available = crate::human::Bytes(*.available)
     )]
     Memory {
         /// `"planning"` or `"counting"`.
@@ -131,21 +135,12 @@ pub enum Error {
     /// a shard file or a journal written by another build).
     #[error("unknown engine '{0}': expected mirror, join or constellations")]
     UnknownEngine(String),
-    /// `gpu`, the GPU engine of an older queens: the GPU now runs the
-    /// constellations and mirror engines' plans (see
-    /// [`crate::Executor::Gpu`]), so its plans, journals and shards are
-    /// theirs.
-    #[error(
-        "engine 'gpu' was the GPU engine of an older queens, whose plans this queens does not \
-         have: count again (the GPU now runs the constellations engine's plan, with --gpu)"
-    )]
-    OldGpuEngine,
     /// A given queen or a blocked square outside the board (0-based in
     /// the fields, 1-based `row:column` in the message).
     #[error(
         "{what} {r}:{c} is off the board: rows and columns run from 1 to {n}",
-        r = .row + 1,
-        c = .col + 1
+        r = u64::from(*.row) + 1,
+        c = u64::from(*.col) + 1
     )]
     OffBoard {
         /// `"given queen"`, `"blocked square"` or (a board checked) `"queen"`.
@@ -161,8 +156,8 @@ pub enum Error {
     /// two queens sharing a row.
     #[error(
         "square {r}:{c} is given twice: name each given queen once",
-        r = .row + 1,
-        c = .col + 1
+        r = u64::from(*.row) + 1,
+        c = u64::from(*.col) + 1
     )]
     GivenTwice {
         /// The square's row, 0-based.
@@ -173,9 +168,9 @@ pub enum Error {
     /// Two given queens in one row.
     #[error(
         "given queens {r}:{a} and {r}:{b} share row {r}: one queen a row",
-        r = .row + 1,
-        a = .cols.0 + 1,
-        b = .cols.1 + 1
+        r = u64::from(*.row) + 1,
+        a = u64::from(.cols.0) + 1,
+        b = u64::from(.cols.1) + 1
     )]
     GivenRow {
         /// The row, 0-based.
@@ -184,7 +179,7 @@ pub enum Error {
         cols: (u32, u32),
     },
     /// A given queen on a square that is blocked too.
-    #[error("given queen {r}:{c} is on a blocked square", r = .row + 1, c = .col + 1)]
+    #[error("given queen {r}:{c} is on a blocked square", r = u64::from(*.row) + 1, c = u64::from(*.col) + 1)]
     GivenBlocked {
         /// The square's row, 0-based.
         row: u32,
@@ -268,14 +263,29 @@ pub enum Error {
     },
     /// The GPU executor cannot run here (no driver, no device, a build
     /// without the `gpu` feature), cannot run this plan (the join's), or
-    /// the GPU failed: one line saying which.
-    #[error("{0}")]
-    Gpu(String),
-    /// A file of a run (its journal, a shard result) could not be read or
-    /// written, or an [`crate::Observer`] failed: the run stopped. One line
-    /// that names the file.
-    #[error("{0}")]
-    Io(String),
+    /// the GPU failed: one line saying which, and the driver's or NVRTC's
+    /// error as its source where there is one.
+    #[error("{what}")]
+    Gpu {
+        /// What could not be done, or why the GPU cannot run: `"no usable
+        /// GPU"`, `"the GPU failed"`, ...
+        what: String,
+        /// The driver's or NVRTC's error.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
+    /// A file of a run (its journal, a shard result) could not be written
+    /// or removed, or an [`crate::Observer`] failed: the run stopped.
+    #[error("{doing} {}", .path.display())]
+    Io {
+        /// What was being done: `"writing the journal"`, ...
+        doing: &'static str,
+        /// The file.
+        path: std::path::PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
     /// A count cancelled (see [`crate::Counter::cancel`]) before its plan
     /// was built: nothing was counted.
     #[error("the count was cancelled before its plan was built: nothing was counted")]
@@ -325,46 +335,106 @@ pub enum Error {
     RunUnits,
 }
 
+impl PartialEq for Error {
+    fn eq(&self, other: &Self) -> bool {
+        /// The error's message, then each cause's.
+        fn said(err: &Error) -> impl Iterator<Item = String> + '_ {
+            std::iter::successors(Some(err as &dyn std::error::Error), |e| e.source())
+                .map(ToString::to_string)
+        }
+        std::mem::discriminant(self) == std::mem::discriminant(other) && said(self).eq(said(other))
+    }
+}
+
+impl Eq for Error {}
+
 impl Error {
     /// `n` is outside `min..=max` for `by`.
     pub(crate) fn board_size(n: u32, by: &'static str, min: u32, max: u32) -> Self {
         Self::BoardSize { n, by, min, max }
     }
-}
 
-/// A byte count as people read it: `5.1 GiB`, `233 MiB`, `512 bytes`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Bytes(pub u64);
+    /// The GPU cannot run, or cannot run this, for `why`: a reason of the
+    /// library's, with no error of the driver's behind it.
+    pub(crate) fn gpu(why: impl Into<String>) -> Self {
+        Self::Gpu {
+            what: why.into(),
+            source: None,
+        }
+    }
 
-impl std::fmt::Display for Bytes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
-        if self.0 < 1024 {
-            return write!(f, "{} bytes", self.0);
-        }
-        let mut value = self.0 as f64 / 1024.0;
-        let mut unit = 0;
-        while value >= 1024.0 && unit + 1 < UNITS.len() {
-            value /= 1024.0;
-            unit += 1;
-        }
-        if value < 10.0 {
-            write!(f, "{value:.1} {}", UNITS[unit])
-        } else {
-            write!(f, "{value:.0} {}", UNITS[unit])
+    /// The GPU's driver or NVRTC failed `doing` something.
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn gpu_failed(
+        doing: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        Self::Gpu {
+            what: doing.into(),
+            source: Some(Box::new(source)),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::error::Error as _;
+    use std::io;
+
     use super::*;
 
+    fn io_error(kind: io::ErrorKind) -> Error {
+        Error::Io {
+            doing: "writing the journal",
+            path: "runs/16.journal".into(),
+            source: io::Error::from(kind),
+        }
+    }
+
+    /// The message names the file, and the cause is the system's error
+    /// itself, said once: by whoever prints the chain (`queens: {err:#}`).
     #[test]
-    fn bytes_read_as_people_write_them() {
-        assert_eq!(Bytes(512).to_string(), "512 bytes");
-        assert_eq!(Bytes(5_067_547_256).to_string(), "4.7 GiB");
-        assert_eq!(Bytes(233 << 20).to_string(), "233 MiB");
-        assert_eq!(Bytes(3 << 29).to_string(), "1.5 GiB");
+    fn a_file_error_names_its_file_and_keeps_its_cause() {
+        let err = io_error(io::ErrorKind::PermissionDenied);
+        assert_eq!(err.to_string(), "writing the journal runs/16.journal");
+        let cause = err.source().unwrap().downcast_ref::<io::Error>().unwrap();
+        assert_eq!(cause.kind(), io::ErrorKind::PermissionDenied);
+        assert_eq!(cause.to_string(), "permission denied");
+    }
+
+    /// A square's 1-based name is one more than a `u32` can hold at the
+    /// edge: said, not overflowed (it panicked in test builds).
+    #[test]
+    fn squares_at_the_edge_of_u32_are_named_without_overflow() {
+        let off = Error::OffBoard {
+            what: "queen",
+            row: u32::MAX,
+            col: 0,
+            n: 4,
+        };
+        assert_eq!(
+            off.to_string(),
+            "queen 4294967296:1 is off the board: rows and columns run from 1 to 4"
+        );
+        let row = Error::GivenRow {
+            row: 0,
+            cols: (u32::MAX, 1),
+        };
+        assert!(
+            row.to_string()
+                .starts_with("given queens 1:4294967296 and 1:2 ")
+        );
+    }
+
+    #[test]
+    fn errors_are_equal_when_they_say_the_same_causes_included() {
+        let denied = io_error(io::ErrorKind::PermissionDenied);
+        assert_eq!(denied, io_error(io::ErrorKind::PermissionDenied));
+        assert_ne!(denied, io_error(io::ErrorKind::StorageFull));
+        assert_ne!(Error::gpu("no GPU"), Error::Sample("no GPU".into()));
+        assert_eq!(Error::gpu("no GPU"), Error::gpu("no GPU"));
+        let failed = Error::gpu_failed("the GPU failed", io::Error::other("out of memory"));
+        assert_eq!(failed.to_string(), "the GPU failed");
+        assert_ne!(failed, Error::gpu("the GPU failed"));
     }
 }

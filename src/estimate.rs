@@ -32,7 +32,7 @@ use crate::{Counter, Error, Observer, Plan, UnitDone};
 
 /// How many strata a plan's units are cut into (fewer when it has fewer
 /// units).
-pub const STRATA: usize = 10;
+const STRATA: usize = 10;
 
 /// How much of a plan to count.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -266,7 +266,7 @@ pub struct Projection {
 /// one projection behind [`estimate`] and the CLI's warning of a long
 /// count, which feeds it a count's first units.
 ///
-/// The units are cut into [`STRATA`] strata of about equal cost; within
+/// The units are cut into ten strata of about equal cost; within
 /// each, a unit's time and solutions are projected from its cost by the
 /// ratio its stratum's counted units show (the separate ratio
 /// estimator), and the strata are added. A stratum none of whose units is
@@ -480,51 +480,6 @@ impl Observer for Recorder {
     }
 }
 
-/// A duration of `seconds`, as text for people, to three significant
-/// figures in the unit that suits it: `12.3 ns`, `470 µs`, `12.3 ms`,
-/// `1.23 s`, `55.0 s`, `10.0 min`, `3.20 h`, `4.10 days`, `2.30 years`.
-/// Below a second the unit changes where the figure reaches 1000 (`999
-/// µs`, `1.00 ms`); from a second up at one and a half of the larger unit
-/// (`89.0 s`, `1.50 min`), as the estimate always did. Every duration the
-/// command line shows people goes through it (the count and ladder
-/// tables, estimates, plans); machine output keeps plain seconds. Zero, a
-/// negative or a non-finite `seconds` is printed as it is (`0 s`).
-#[must_use]
-pub fn human_duration(seconds: f64) -> String {
-    const SMALL: [(f64, &str); 3] = [(1e-3, "ms"), (1e-6, "µs"), (1e-9, "ns")];
-    const LARGE: [(f64, &str); 5] = [
-        (365.25 * 86400.0, "years"),
-        (86400.0, "days"),
-        (3600.0, "h"),
-        (60.0, "min"),
-        (1.0, "s"),
-    ];
-    if !seconds.is_finite() || seconds <= 0.0 {
-        return format!("{seconds} s");
-    }
-    let (size, name) = if seconds >= 1.0 - 5e-4 {
-        LARGE
-            .into_iter()
-            .find(|&(size, _)| seconds >= size * 1.5)
-            .unwrap_or((1.0, "s"))
-    } else {
-        // The unit whose value rounds to 1 or more (0.9996 s is 1.00 s).
-        SMALL
-            .into_iter()
-            .find(|&(size, _)| seconds / size >= 1.0 - 5e-3)
-            .unwrap_or((1e-9, "ns"))
-    };
-    let value = seconds / size;
-    let decimals = if value < 9.995 {
-        2
-    } else if value < 99.95 {
-        1
-    } else {
-        0
-    };
-    format!("{value:.decimals$} {name}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -677,33 +632,5 @@ mod tests {
         }
         let e = estimate(&p, &counter, 1, Sample::Seconds(0.01), 1, &|_| {}).unwrap();
         assert!(e.sampled >= 2);
-    }
-
-    #[test]
-    fn durations_read_well() {
-        let shown = [
-            (12.3e-9, "12.3 ns"),
-            (4.56e-6, "4.56 µs"),
-            (0.47e-3, "470 µs"),
-            (0.99951e-3, "1.00 ms"),
-            (0.0123, "12.3 ms"),
-            (0.123_45, "123 ms"),
-            (0.9996, "1.00 s"),
-            (1.234_5, "1.23 s"),
-            (5.0, "5.00 s"),
-            (55.0, "55.0 s"),
-            (89.0, "89.0 s"),
-            (90.0, "1.50 min"),
-            (600.0, "10.0 min"),
-            (3.2 * 3600.0, "3.20 h"),
-            (4.1 * 86400.0, "4.10 days"),
-            (400.0 * 86400.0, "400 days"),
-            (2.3 * 365.25 * 86400.0, "2.30 years"),
-            (1234.0 * 365.25 * 86400.0, "1234 years"),
-            (0.0, "0 s"),
-        ];
-        for (seconds, text) in shown {
-            assert_eq!(human_duration(seconds), text, "{seconds}");
-        }
     }
 }

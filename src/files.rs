@@ -1,7 +1,13 @@
-//! The few file operations a long run needs (feature `files`, Unix): open
-//! a journal or a shard result only if it is a regular file, read it only
-//! up to what it can legitimately hold, write a new result atomically, and
-//! make a new name durable.
+//! The rules the files of a long run are opened and read by (feature
+//! `files`, Unix): a journal or a shard result is opened only if it is a
+//! regular file, checked before it is opened and again once it is (opened
+//! non-blocking, so that a FIFO swapped in between does not hang), read
+//! only up to what it can legitimately hold, and a new name is made
+//! durable by syncing its folder. [`journal::Journal`](crate::journal::Journal)
+//! and [`shard::read`](crate::shard::read) go through them; they are
+//! public so that a front end that opens the same files (to verify a
+//! journal without locking it) or files of its own (its outputs) does so
+//! by the same rules.
 //!
 //! Nothing here prints or decides what a failure means: every refusal is a
 //! line that says what is wrong with the file, for the caller to name it.

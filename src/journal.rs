@@ -69,15 +69,6 @@ pub enum Refusal {
         /// The old format's header word.
         found: String,
     },
-    /// A journal of the GPU engine of an older queens (`engine=gpu`): the
-    /// GPU now runs the constellations and mirror engines' plans, whose
-    /// hashes differ.
-    #[error(
-        "it was written by the GPU engine of an older queens, whose plans this queens does not \
-         have: count again (--gpu now runs the constellations engine's plan), or finish it with that \
-         older queens"
-    )]
-    GpuEngine,
     /// The first line is not a journal header.
     #[error("it is not a queens journal (its first line does not start with '{MAGIC} ')")]
     NotAJournal,
@@ -147,13 +138,7 @@ pub enum Refusal {
 fn fields(line: &str) -> Result<Vec<(&str, &str)>, Refusal> {
     let mut words = line.split(' ');
     match words.next() {
-        Some(MAGIC) => {
-            let fields: Vec<_> = words.filter_map(|w| w.split_once('=')).collect();
-            if fields.contains(&("engine", "gpu")) {
-                return Err(Refusal::GpuEngine);
-            }
-            Ok(fields)
-        }
+        Some(MAGIC) => Ok(words.filter_map(|w| w.split_once('=')).collect()),
         Some(old) if OLD_MAGICS.contains(&old) => Err(Refusal::OldFormat {
             found: old.to_owned(),
         }),
@@ -192,8 +177,8 @@ impl Header {
     /// plan.
     ///
     /// # Errors
-    /// [`Refusal::NotAJournal`], [`Refusal::OldFormat`],
-    /// [`Refusal::GpuEngine`] or [`Refusal::BadHeader`].
+    /// [`Refusal::NotAJournal`], [`Refusal::OldFormat`] or
+    /// [`Refusal::BadHeader`].
     pub fn describe(line: &str) -> Result<Described, Refusal> {
         let fields = fields(line)?;
         let field = |key: &str| fields.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
@@ -544,21 +529,28 @@ mod tests {
         (plan, header)
     }
 
-    /// See: issue 22 (the GPU became an executor of the mirror plan).
+    /// A journal naming an engine this build does not have (`gpu`, the
+    /// engine of a development version, among them) is another plan's
+    /// when resumed, and one whose engine is refused by name when its plan
+    /// is rebuilt from its header alone.
     #[test]
-    fn a_journal_of_the_old_gpu_engine_is_refused_with_one_line() {
+    fn a_journal_of_an_unknown_engine_is_refused_with_one_line() {
         let (_, header) = header();
         let line = header.line();
-        let old = line.trim_end().replace("engine=mirror", "engine=gpu");
-        assert_ne!(old, line.trim_end(), "the header names its engine");
-        for refusal in [
-            header.check(&old).unwrap_err(),
-            Header::describe(&old).unwrap_err(),
-        ] {
-            assert_eq!(refusal, Refusal::GpuEngine);
-            let text = refusal.to_string();
-            assert!(text.contains("GPU engine of an older queens") && !text.contains('\n'));
-        }
+        let other = line.trim_end().replace("engine=mirror", "engine=gpu");
+        assert_ne!(other, line.trim_end(), "the header names its engine");
+        let refusal = header.check(&other).unwrap_err();
+        assert!(
+            matches!(&refusal, Refusal::OtherPlan { field: "engine", theirs, .. } if theirs == "gpu"),
+            "{refusal:?}"
+        );
+        assert!(!refusal.to_string().contains('\n'));
+        let described = Header::describe(&other).unwrap();
+        let err = described.engine.parse::<crate::Engine>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown engine 'gpu': expected mirror, join or constellations"
+        );
     }
 
     #[test]

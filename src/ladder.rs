@@ -34,7 +34,6 @@ use crate::kernel::{MAX_N, Masks, count_completions, full_mask, lowest_bit};
 
 /// One step of the ladder.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[non_exhaustive]
 pub enum Algorithm {
     /// Every subset of squares, tested at the end.

@@ -66,9 +66,11 @@
 //! `queens` binary's job.
 
 // The modules are private and their public items re-exported here, one
-// path each; four stay public as namespaces for families whose names
+// path each; a few stay public as namespaces for families whose names
 // would clash or mislead at the root: the OEIS tables (`known`), the
-// benchmark (`bench`), and the two file formats (`journal`, `shard`).
+// benchmark (`bench`), the two file formats (`journal`, `shard`), the
+// rules their files are opened by (`files`), and how quantities read in
+// messages (`human`).
 pub mod bench;
 mod check;
 mod construct;
@@ -77,8 +79,9 @@ mod cpu;
 mod error;
 mod estimate;
 #[cfg(all(feature = "files", unix))]
-mod files;
+pub mod files;
 mod format;
+pub mod human;
 mod job;
 pub mod journal;
 mod kernel;
@@ -92,7 +95,6 @@ mod svg;
 mod symmetry;
 mod unique;
 
-pub use bench::code_paths;
 pub use check::{
     Conflict, Fault, Line, Queen, Unmet, first_conflict, first_conflict_in_columns, first_fault,
     first_unmet,
@@ -103,10 +105,8 @@ pub use count::{
     Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Shape, Simd, Unit, UnitDone,
     count, find_gpu, thread_pool,
 };
-pub use error::{Bytes, Error, MAX_THREADS};
-pub use estimate::{
-    Estimate, Overrun, Projection, STRATA, Sample, estimate, human_duration, project,
-};
+pub use error::{Error, MAX_THREADS};
+pub use estimate::{Estimate, Overrun, Projection, Sample, estimate, project};
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
 pub use job::{Selection, sample_units};
 pub use kernel::MAX_N;
@@ -131,8 +131,6 @@ pub mod internals {
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
     pub use crate::count::join::sieve::Tally as JoinTally;
     pub use crate::count::plan::{join_stage_plan, join_unit_tally};
-    #[cfg(all(feature = "files", unix))]
-    pub use crate::files::{kind_name, open_input, read_capped, sync_folder};
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};
 }
 

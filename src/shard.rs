@@ -282,8 +282,7 @@ impl ShardFile {
     /// [`Error::Memory`] where `memory_limit` is set and the plan needs more.
     ///
     /// # Errors
-    /// [`Error::UnknownEngine`] or [`Error::OldGpuEngine`] for an engine
-    /// this build does not have;
+    /// [`Error::UnknownEngine`] for an engine this build does not have;
     /// whatever [`Plan::new`] refuses (a board size out of range, ...).
     pub fn plan(&self, memory_limit: Option<u64>) -> Result<Plan, Error> {
         let engine: Engine = self.engine.parse()?;

@@ -126,7 +126,7 @@ fn a_gpu_count_is_exact_or_refused_with_one_line() {
         return;
     }
     let err = counted.unwrap_err();
-    let Error::Gpu(line) = &err else {
+    let Error::Gpu { what: line, .. } = &err else {
         panic!("not a GPU error: {err:?}");
     };
     assert!(!line.contains('\n'));
@@ -139,7 +139,7 @@ fn a_gpu_count_is_exact_or_refused_with_one_line() {
 #[test]
 fn a_build_without_the_gpu_feature_refuses_and_says_how_to_build_one() {
     let err = find_gpu().unwrap_err();
-    let Error::Gpu(line) = &err else {
+    let Error::Gpu { what: line, .. } = &err else {
         panic!("not a GPU error: {err:?}");
     };
     assert!(line.contains("--features gpu"), "{line}");
@@ -164,7 +164,7 @@ fn the_gpu_runs_the_backtracking_plans_only() {
             .executor(Executor::Gpu)
             .run()
             .unwrap_err();
-        let Error::Gpu(line) = &err else {
+        let Error::Gpu { what: line, .. } = &err else {
             panic!("not a GPU error: {err:?}");
         };
         assert!(line.contains(needle) && !line.contains('\n'), "{line}");

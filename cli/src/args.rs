@@ -5,7 +5,7 @@
 //! front. An option whose value may look negative says
 //! `allow_negative_numbers` (or `allow_hyphen_values`), so that `-1`
 //! reaches its parser instead of clap's "unexpected argument". Engines, formats
-//! and algorithms are the library's enums, which derive `clap::ValueEnum`.
+//! and algorithms are the library's enums, read by [`super::values`].
 
 use std::fmt::Display;
 use std::num::NonZeroUsize;

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use queens::bench::stats;
 use queens::{
-    Config, Counter, Engine, Executor, MAX_N, Overrun, Plan, Sample, Shape, human_duration, known,
+    Config, Counter, Engine, Executor, MAX_N, Overrun, Plan, Sample, Shape, human, known,
 };
 use serde::Serialize;
 
@@ -153,7 +153,7 @@ impl Human for EstimateRecord {
             self.sampled,
             self.units,
             100.0 * self.cost_share,
-            human_duration(self.sample_secs)
+            human::duration(self.sample_secs)
         )?;
         // The plan apart: `count`'s time column leaves it out, and where it
         // is most of the projection (constellations at n = 14: 99 of
@@ -162,11 +162,11 @@ impl Human for EstimateRecord {
         writeln!(
             out,
             "projected time   {} (95% interval {} to {}): plan {}, then count {}",
-            human_duration(self.projected_secs),
-            human_duration(self.low_secs),
-            human_duration(self.high_secs),
-            human_duration(self.plan_secs),
-            human_duration(self.projected_secs - self.plan_secs)
+            human::duration(self.projected_secs),
+            human::duration(self.low_secs),
+            human::duration(self.high_secs),
+            human::duration(self.plan_secs),
+            human::duration(self.projected_secs - self.plan_secs)
         )?;
         let check = match self.known {
             Some(0) => "A000170: 0".to_owned(),
@@ -285,8 +285,8 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
              stratum) is projected to take {} {}, {} more than --seconds {}",
             over.units,
             if over.at_least { "at least" } else { "about" },
-            human_duration(over.projected),
-            human_duration(over.projected - over.budget),
+            human::duration(over.projected),
+            human::duration(over.projected - over.budget),
             over.budget
         );
     };

@@ -124,6 +124,20 @@ pub fn code(result: anyhow::Result<ExitCode>) -> ExitCode {
     }
 }
 
+/// `err` and its causes in one line, as `queens: {err:#}` prints an error
+/// (`could not start the thread pool: <the system's reason>`): for a
+/// message made of a library error rather than returned as one.
+pub fn with_causes(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = err.to_string();
+    let mut cause = err.source();
+    while let Some(err) = cause {
+        line.push_str(": ");
+        line.push_str(&err.to_string());
+        cause = err.source();
+    }
+    line
+}
+
 /// The library's refusal of a plan or count too big for this machine, if
 /// that is what `err` comes to.
 fn memory_refusal(err: &anyhow::Error) -> Option<&queens::Error> {
@@ -150,6 +164,18 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_with_causes_reads_as_the_printed_error() {
+        let err = queens::Error::Io {
+            doing: "writing the shard result to",
+            path: "out/3.json".into(),
+            source: io::Error::other("disk full"),
+        };
+        let line = with_causes(&err);
+        assert_eq!(line, "writing the shard result to out/3.json: disk full");
+        assert_eq!(line, format!("{:#}", anyhow::Error::from(err)));
+    }
 
     #[test]
     fn errors_end_with_their_codes() {

@@ -40,9 +40,9 @@ use rustix::fs::OFlags;
 
 use super::UsageError;
 
-// Shared with the library's journal and shard reader, which open and read
-// the same files by the same rules.
-pub use queens::internals::{kind_name, open_input, read_capped, sync_folder};
+// The library's rules for the files of a run, which its journal and shard
+// reader follow too.
+pub use queens::files::{kind_name, open_input, read_capped, sync_folder};
 
 /// What a path names on the file system, compared by identity rather than
 /// spelling: the file it leads to (symlinks followed), or, for a name not

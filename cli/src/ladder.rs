@@ -116,7 +116,7 @@ impl Human for StepRecord {
         };
         let speed_up = self.speedup.map_or_else(|| "-".to_owned(), format_ratio);
         let verdict = verdict(self.matches_known, self.known);
-        let time = queens::human_duration(secs);
+        let time = queens::human::duration(secs);
         table.row(
             out,
             &[

@@ -32,6 +32,7 @@ mod report;
 mod shard;
 mod signals;
 mod stdout;
+mod values;
 mod verify;
 
 use std::ffi::OsString;
@@ -41,6 +42,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::exit::ExitCode;
 
+pub use exit::with_causes;
 pub(crate) use exit::{EXIT_USAGE, UsageError};
 pub(crate) use stdout::stdout;
 
@@ -117,7 +119,7 @@ impl Version {
             "{}\ncommit: {}\nGPU executor: {gpu}\ncode paths on this CPU: {}",
             self.short,
             env!("QUEENS_COMMIT"),
-            queens::code_paths(queens::Simd::AUTO)
+            queens::bench::Machine::detect().simd
         )
     }
 }

@@ -13,7 +13,7 @@ use std::fs;
 use std::sync::{Mutex, PoisonError};
 
 use anyhow::Context;
-use queens::Bytes;
+use queens::human::Bytes;
 
 use super::UsageError;
 

@@ -21,10 +21,11 @@ use std::ffi::{OsStr, OsString};
 use std::num::NonZeroU32;
 
 use clap::builder::{PossibleValue, TypedValueParser};
-use clap::{Arg, Command, ValueEnum};
+use clap::{Arg, Command};
 use queens::{Engine, Executor, GpuOptions, Options, Simd};
 
 use super::UsageError;
+use super::values::{Choice, ChoiceParser};
 
 /// The options the environment asks for.
 ///
@@ -112,14 +113,12 @@ impl TypedValueParser for EngineParser {
                  plan (queens count N --gpu)",
             ));
         }
-        clap::builder::EnumValueParser::<Engine>::new().parse_ref(cmd, arg, value)
+        ChoiceParser::<Engine>::new().parse_ref(cmd, arg, value)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
-            Engine::value_variants()
-                .iter()
-                .filter_map(ValueEnum::to_possible_value),
+            Engine::VALUES.iter().map(|&(e, _)| e.possible_value()),
         ))
     }
 }
@@ -128,7 +127,7 @@ impl TypedValueParser for EngineParser {
 /// command where there is none to count on: a build without the `gpu`
 /// feature, no driver, no device (one line, exit 2).
 pub fn find_gpu() -> Result<String, UsageError> {
-    queens::find_gpu().map_err(|why| UsageError(why.to_string()))
+    queens::find_gpu().map_err(|why| UsageError(super::exit::with_causes(&why)))
 }
 
 /// Why `--gpu` cannot count an `n`-board with `engine` (`None`: the one

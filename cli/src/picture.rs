@@ -12,6 +12,8 @@ use clap::ValueEnum;
 use clap::builder::PossibleValue;
 use queens::{Format, SvgBoard};
 
+use super::values::Choice;
+
 /// The most boards one SVG sheet holds.
 pub const SHEET_MAX: u64 = 100;
 
@@ -61,7 +63,7 @@ impl ValueEnum for Look {
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
         match self {
-            Self::Text(format) => format.to_possible_value(),
+            Self::Text(format) => Some(format.possible_value()),
             Self::Svg => Some(PossibleValue::new("svg").help(
                 "An SVG picture: a checkered board and its queens; several boards on one sheet \
                  (at most 100)",

@@ -6,7 +6,7 @@
 use crate::exit::ExitCode;
 use std::io::{self, Write};
 
-use queens::{Config, Engine, MAX_N, Plan, Shape, human_duration};
+use queens::{Config, Engine, MAX_N, Plan, Shape, human};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
@@ -229,7 +229,7 @@ pub(super) fn announce(shape: Shape, config: &Config) {
         eprintln!(
             "queens: planning n = {n} with the {engine} engine takes about {} on {threads} \
              thread{} before anything is counted",
-            human_duration(seconds),
+            human::duration(seconds),
             if threads == 1 { "" } else { "s" }
         );
     }

@@ -380,7 +380,7 @@ impl Progress<'_> {
         let line = format!(
             "queens: {what} will take about {} on this machine (projected from its first \
              units){}",
-            queens::human_duration(total),
+            queens::human::duration(total),
             long.hint
         );
         self.bar.suspend(|| eprintln!("{line}"));

@@ -111,10 +111,8 @@ fn a_time_budget_samples_every_stratum() {
         "--seed",
         "3",
     ]);
-    assert!(
-        e["sampled"].as_u64().unwrap() >= queens::STRATA as u64,
-        "{e}"
-    );
+    // A unit of each of the estimate's ten strata, at the least.
+    assert!(e["sampled"].as_u64().unwrap() >= 10, "{e}");
 }
 
 #[test]

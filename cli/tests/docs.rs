@@ -129,7 +129,7 @@ fn steady_json(value: &mut serde_json::Value) {
     }
 }
 
-/// The units `queens::human_duration` writes, and `us`.
+/// The units `queens::human::duration` writes, and `us`.
 const DURATION_UNITS: [&str; 9] = ["ns", "us", "µs", "ms", "s", "min", "h", "days", "years"];
 
 /// One line with what varies taken out; see the module's doc.
@@ -148,7 +148,7 @@ fn normalise(line: &str, dir: &str) -> String {
     let mut out: Vec<&str> = Vec::new();
     let mut tokens = trimmed.split_whitespace().peekable();
     while let Some(token) = tokens.next() {
-        // A duration (`queens::human_duration`: `470 µs`, `1.23 s`) is a
+        // A duration (`queens::human::duration`: `470 µs`, `1.23 s`) is a
         // figure with or without a point, and its unit changes with its size.
         let unit = |t: &&str| DURATION_UNITS.contains(&t.trim_end_matches([')', ',', ';', ':']));
         let duration = token.chars().all(|c| c.is_ascii_digit() || c == '.')

@@ -13,10 +13,11 @@ pyo3::import_exception!(queens._errors, BoardFormatError);
 pyo3::import_exception!(queens._errors, NoSolutionError);
 pyo3::import_exception!(queens._errors, MemoryLimitError);
 
-/// The exception for a library error, with the library's one-line message.
+/// The exception for a library error, with the library's one-line message
+/// and its causes (an I/O or GPU error's), as the command line prints it.
 pub fn to_py(err: queens::Error) -> PyErr {
     use queens::Error as E;
-    let message = err.to_string();
+    let message = queens_cli::with_causes(&err);
     match err {
         E::BoardSize { .. } | E::Rows { .. } => BoardSizeError::new_err(message),
         E::NoSolution(_) => NoSolutionError::new_err(message),
@@ -30,7 +31,6 @@ pub fn to_py(err: queens::Error) -> PyErr {
         | E::Unit { .. }
         | E::DuplicateUnit(_)
         | E::UnknownEngine(_)
-        | E::OldGpuEngine
         | E::UnknownAlgorithm(_)
         | E::UnknownFormat(_)
         | E::PlanHash(_)

@@ -57,6 +57,7 @@ pub fn busy(share: f64, asked_secs: f64, threads: usize, logical_cpus: usize) ->
 
 /// The summary of one thread count's runs, in seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Summary {
     /// The arithmetic mean.
     pub mean: f64,

@@ -100,7 +100,7 @@ pub fn thread_pool(threads: Option<NonZeroUsize>) -> Result<ThreadPool, Error> {
         .num_threads(threads.map_or(0, NonZeroUsize::get))
         .thread_name(|i| format!("queens-{i}"))
         .build()
-        .map_err(|e| Error::Pool(e.to_string()))
+        .map_err(Error::Pool)
 }
 
 /// Where the units of one run go: the resolved form of [`super::Executor`].

@@ -41,7 +41,6 @@ pub use write::{BoardWriter, Renderer};
 
 /// A text format for boards.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[non_exhaustive]
 pub enum Format {
     /// One row per line, `Q` for a queen and `.` for an empty square; a

@@ -335,7 +335,7 @@ impl Journal {
         if !*open {
             return Ok(());
         }
-        self.close(&mut open).map_err(|e| self.io_error(&e))
+        self.close(&mut open).map_err(|e| self.io_error(e))
     }
 
     /// The records to the disk, the file cut to them; `open` (the lock's
@@ -370,25 +370,20 @@ impl Journal {
     /// process may have truncated it.
     fn check_length(&self) -> std::io::Result<()> {
         if self.file.metadata()?.len() < self.map.len() as u64 {
-            return Err(std::io::Error::other(format!(
-                "the journal {} was cut short by another process while this count wrote to \
-                 it; no total is reported (rerun to recount what it lacks)",
-                self.path.display()
-            )));
+            return Err(std::io::Error::other(
+                "it was cut short by another process while this count wrote to it; no total \
+                 is reported (rerun to recount what it lacks)",
+            ));
         }
         Ok(())
     }
 
-    /// An I/O error of this journal as the run's error, in one line.
-    fn io_error(&self, e: &std::io::Error) -> Error {
-        let text = e.to_string();
-        if text.starts_with("the journal ") {
-            Error::Io(text)
-        } else {
-            Error::Io(format!(
-                "writing the journal {}: {text}",
-                self.path.display()
-            ))
+    /// An I/O error of this journal as the run's error.
+    fn io_error(&self, source: std::io::Error) -> Error {
+        Error::Io {
+            doing: "writing the journal",
+            path: self.path.clone(),
+            source,
         }
     }
 
@@ -411,9 +406,8 @@ impl Journal {
             }
             let at = self.end.fetch_add(len, Ordering::SeqCst);
             if at + len > self.map.len() {
-                return Err(Error::Io(format!(
-                    "the journal {} ran out of room (a unit reported twice?)",
-                    self.path.display()
+                return Err(self.io_error(std::io::Error::other(
+                    "it ran out of room (a unit reported twice?)",
                 )));
             }
             // SAFETY: `at..at + len` lies inside the map (checked above) and
@@ -435,7 +429,7 @@ impl Journal {
             && last_sync.elapsed() >= SYNC_EVERY
         {
             *last_sync = Instant::now();
-            self.commit().map_err(|e| self.io_error(&e))?;
+            self.commit().map_err(|e| self.io_error(e))?;
         }
         if let Some((after, hook)) = self.stop_after
             && after == written

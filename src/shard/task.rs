@@ -120,17 +120,17 @@ impl Prepared {
         }
         let file = ShardFile::new(plan, self.shard, &count.unit_counts)
             .with_journal_units(count.resumed.clone());
-        write_atomically(&self.result, &file.to_json()).map_err(|e| {
-            Error::Io(format!(
-                "writing the shard result to {}: {e}",
-                self.result.display()
-            ))
+        write_atomically(&self.result, &file.to_json()).map_err(|source| Error::Io {
+            doing: "writing the shard result to",
+            path: self.result.clone(),
+            source,
         })?;
         match std::fs::remove_file(&self.journal) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io(format!(
-                "removing the journal {} (the result is written): {e}",
-                self.journal.display()
-            ))),
+            Err(source) if source.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
+                doing: "the shard result is written; removing its journal",
+                path: self.journal.clone(),
+                source,
+            }),
             _ => Ok(file),
         }
     }

@@ -102,7 +102,8 @@ pub struct CountArgs {
 
     /// Count with this step of the ladder (see `queens ladder`);
     /// --split-depth applies to bitmask and parallel, --threads to parallel.
-    #[arg(long, value_name = "NAME", value_enum, conflicts_with = "engine")]
+    #[arg(long, value_name = "NAME", conflicts_with = "engine",
+          value_parser = crate::values::ChoiceParser::<Algorithm>::new())]
     pub(super) algorithm: Option<Algorithm>,
 
     /// Run a slow algorithm on a board it would take over a minute on.

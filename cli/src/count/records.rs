@@ -136,7 +136,7 @@ impl Human for CountRecord {
                 ("-".to_owned(), "-".to_owned())
             }
             None => (
-                queens::human_duration(self.elapsed_secs),
+                queens::human::duration(self.elapsed_secs),
                 self.threads.to_string(),
             ),
         };

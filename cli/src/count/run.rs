@@ -270,7 +270,7 @@ fn unit_refusal(plan: &Plan, err: &queens::Error) -> anyhow::Error {
             ))
             .into()
         }
-        other => UsageError(other.to_string()).into(),
+        other => UsageError(crate::exit::with_causes(other)).into(),
     }
 }
 

@@ -1,5 +1,5 @@
 //! Text in columns for people: a [`Table`] of [`Column`]s. A measured
-//! time in one is written by [`queens::human_duration`].
+//! time in one is written by [`queens::human::duration`].
 
 use std::fmt::{Display, Write as _};
 use std::io::{self, Write};

@@ -23,7 +23,7 @@ impl Gpu {
     /// [`Error::Gpu`] with one line: no driver, no NVRTC, no device, or a
     /// compile or load failure.
     pub fn open(options: GpuOptions) -> Result<Self, Error> {
-        let device = Device::open(&options).map_err(Error::Gpu)?;
+        let device = Device::open(&options)?;
         Ok(Self { device, options })
     }
 
@@ -47,13 +47,13 @@ impl Gpu {
         features: Features,
     ) -> Result<Vec<u128>, Error> {
         if !(MIN_GPU_N..=MAX_N).contains(&n) || tasks.depth > max_depth(n) {
-            return Err(Error::Gpu(format!(
+            return Err(Error::gpu(format!(
                 "the GPU counts {MIN_GPU_N} <= n <= {MAX_N}, cut at most n - 2 rows deep \
                  (asked: n = {n}, {} rows)",
                 tasks.depth
             )));
         }
-        let counts = self.device.count(n, tasks).map_err(Error::Gpu)?;
+        let counts = self.device.count(n, tasks)?;
         Ok(tasks.totals(n, roots, &counts, features))
     }
 }

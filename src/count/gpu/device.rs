@@ -2,8 +2,8 @@
 //! time (nothing of CUDA is needed to build), compiles `kernel.cu` for the
 //! device's architecture, and counts arrays of tasks (see [`Tasks`]).
 //!
-//! Every failure is a one-line message for [`crate::Error::Gpu`]; the
-//! libraries are looked for before the first call into them, because
+//! Every failure is a [`crate::Error::Gpu`]: one line, and the driver's or
+//! NVRTC's error as its source where there is one; the libraries are looked for before the first call into them, because
 //! `cudarc` panics when a call finds none.
 
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaStream, LaunchConfig, PushKe
 use cudarc::nvrtc::{CompileOptions, Ptx, compile_ptx_with_opts};
 
 use super::cut::{Tasks, max_depth};
+use crate::Error;
 use crate::count::options::GpuOptions;
 use crate::kernel::full_mask;
 
@@ -28,8 +29,8 @@ const BLOCK: u32 = 128;
 /// Needs NVRTC, not a GPU.
 ///
 /// # Errors
-/// A one-line reason: the compiler's.
-fn compile((major, minor): (i32, i32), stride: Option<u32>) -> Result<Ptx, String> {
+/// The compiler's.
+fn compile((major, minor): (i32, i32), stride: Option<u32>) -> Result<Ptx, Error> {
     let mut flags = vec![format!("--gpu-architecture=compute_{major}{minor}")];
     flags.extend(stride.map(|block| format!("-DQUEENS_BLOCK={block}")));
     let options = CompileOptions {
@@ -37,7 +38,7 @@ fn compile((major, minor): (i32, i32), stride: Option<u32>) -> Result<Ptx, Strin
         ..CompileOptions::default()
     };
     compile_ptx_with_opts(SOURCE, options)
-        .map_err(|e| format!("compiling the GPU kernel with NVRTC: {e}"))
+        .map_err(|e| Error::gpu_failed("compiling the GPU kernel with NVRTC", e))
 }
 
 /// One GPU, its stream and the compiled kernels.
@@ -59,35 +60,32 @@ impl Device {
     ///
     /// # Errors
     /// A one-line reason: no driver, no NVRTC or no device.
-    pub fn find() -> Result<String, String> {
+    pub fn find() -> Result<String, Error> {
         Ok(Self::context()?
             .name()
             .unwrap_or_else(|_| "an NVIDIA GPU".into()))
     }
 
     /// The first GPU's context, after checking that the libraries exist.
-    fn context() -> Result<Arc<CudaContext>, String> {
+    fn context() -> Result<Arc<CudaContext>, Error> {
         // SAFETY: only tries to open the driver library by its names; no
         // symbol of it is called.
         #[allow(unsafe_code)]
         if !unsafe { cudarc::driver::sys::is_culib_present() } {
-            return Err(
-                "no NVIDIA driver found (libcuda.so.1 is not on this machine): \
-                        --gpu needs an NVIDIA GPU and its driver"
-                    .into(),
-            );
+            return Err(Error::gpu(
+                "no NVIDIA driver found (libcuda.so.1 is not on this machine): --gpu needs an \
+                 NVIDIA GPU and its driver",
+            ));
         }
         // SAFETY: as above, for the NVRTC library.
         #[allow(unsafe_code)]
         if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-            return Err(
-                "NVRTC (libnvrtc.so, part of the CUDA toolkit) was not found: \
-                        --gpu compiles its kernel with it at run time; \
-                        add its directory to LD_LIBRARY_PATH"
-                    .into(),
-            );
+            return Err(Error::gpu(
+                "NVRTC (libnvrtc.so, part of the CUDA toolkit) was not found: --gpu compiles its \
+                 kernel with it at run time; add its directory to LD_LIBRARY_PATH",
+            ));
         }
-        CudaContext::new(0).map_err(|e| format!("no usable GPU: {e}"))
+        CudaContext::new(0).map_err(|e| Error::gpu_failed("no usable GPU", e))
     }
 
     /// The first GPU, with the kernels compiled for it as `options` say.
@@ -95,11 +93,11 @@ impl Device {
     /// # Errors
     /// A one-line reason: no driver, no NVRTC, no device, or a compile or
     /// load failure.
-    pub fn open(options: &GpuOptions) -> Result<Self, String> {
+    pub fn open(options: &GpuOptions) -> Result<Self, Error> {
         let ctx = Self::context()?;
         let attribute = |a| {
             ctx.attribute(a)
-                .map_err(|e| format!("reading the GPU: {e}"))
+                .map_err(|e| Error::gpu_failed("reading the GPU", e))
         };
         let major = attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
         let minor = attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
@@ -111,20 +109,20 @@ impl Device {
             None => BLOCK,
             Some(b) if GpuOptions::block_fits(b) => b,
             Some(b) => {
-                return Err(format!(
+                return Err(Error::gpu(format!(
                     "a GPU block of {b} threads: expected a multiple of 32 from 32 to 1024"
-                ));
+                )));
             }
         };
         let stride = (!options.dynamic_stride).then_some(block);
         let ptx = compile((major, minor), stride)?;
         let module = ctx
             .load_module(ptx)
-            .map_err(|e| format!("loading the GPU kernel: {e}"))?;
+            .map_err(|e| Error::gpu_failed("loading the GPU kernel", e))?;
         let load = |name| {
             module
                 .load_function(name)
-                .map_err(|e| format!("loading the GPU kernel {name}: {e}"))
+                .map_err(|e| Error::gpu_failed(format!("loading the GPU kernel {name}"), e))
         };
         let (every, allowed) = (load("count_tasks")?, load("count_tasks_allowed")?);
         let blocks = (sms.max(1) as u32) * (threads_per_sm.max(32) as u32 / block).max(1);
@@ -145,21 +143,22 @@ impl Device {
     /// A one-line reason when the tasks are cut deeper than `n - 2` rows
     /// (the launch's shared memory is sized on it), or the GPU fails (out
     /// of memory, a launch or copy failure).
-    pub fn count(&self, n: u32, tasks: &Tasks) -> Result<Vec<u64>, String> {
-        let failed = |e: cudarc::driver::DriverError| format!("the GPU failed: {e}");
+    pub fn count(&self, n: u32, tasks: &Tasks) -> Result<Vec<u64>, Error> {
+        let failed = |e: cudarc::driver::DriverError| Error::gpu_failed("the GPU failed", e);
         let len = tasks.len();
         if len == 0 {
             return Ok(Vec::new());
         }
-        let task_count = u32::try_from(len).map_err(|_| "too many tasks in one launch")?;
+        let task_count =
+            u32::try_from(len).map_err(|_| Error::gpu("too many tasks in one launch"))?;
         let depth = tasks.depth;
         // The kernels keep at most `n - 1 - depth` frames a thread, and the
         // launch reserves exactly that: checked here, not assumed, so that
         // no caller can make them write past their shared memory.
         if !(super::MIN_GPU_N..=crate::kernel::MAX_N).contains(&n) || depth > max_depth(n) {
-            return Err(format!(
+            return Err(Error::gpu(format!(
                 "cannot cut an {n}-board {depth} rows deep for the GPU (at most n - 2)"
-            ));
+            )));
         }
         // Frames on a thread's stack: one for each row from the task's to
         // row n - 2, 16 bytes each.

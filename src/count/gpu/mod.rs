@@ -84,7 +84,7 @@ pub(crate) fn runs(engine: Engine) -> bool {
 /// [`Error::Gpu`] with one line saying why not, naming what it takes.
 pub(crate) fn refuse(plan: &Plan) -> Result<(), Error> {
     if !runs(plan.engine()) {
-        return Err(Error::Gpu(format!(
+        return Err(Error::gpu(format!(
             "{} does not backtrack: the GPU runs the constellations and mirror engines' \
              plans only",
             plan.engine().described()
@@ -97,7 +97,7 @@ pub(crate) fn refuse(plan: &Plan) -> Result<(), Error> {
         } else {
             "is past the kernel's"
         };
-        return Err(Error::Gpu(format!(
+        return Err(Error::gpu(format!(
             "the GPU counts {} <= n <= {}: n = {n} {why}",
             RANGE.start(),
             RANGE.end()
@@ -118,7 +118,7 @@ pub const GPU_EXECUTOR: bool = cfg!(feature = "gpu");
 /// driver, no NVRTC or no device.
 pub fn find_gpu() -> Result<String, Error> {
     #[cfg(feature = "gpu")]
-    return device::Device::find().map_err(Error::Gpu);
+    return device::Device::find();
     #[cfg(not(feature = "gpu"))]
     Err(not_built())
 }

@@ -9,10 +9,9 @@ use crate::cpu::Features;
 /// The refusal of a build without the `gpu` feature.
 #[cfg(not(feature = "gpu"))]
 pub(super) fn not_built() -> Error {
-    Error::Gpu(
-        "this queens was built without the GPU executor: \
-         rebuild with `cargo build --release --features gpu`"
-            .into(),
+    Error::gpu(
+        "this queens was built without the GPU executor: rebuild with `cargo build --release \
+         --features gpu`",
     )
 }
 

@@ -38,7 +38,7 @@ use self::input::{Input, describe};
 use self::lists::{Lists, Reading};
 use super::Format;
 use crate::check::{Conflict, Fault, Queen};
-use crate::error::Bytes;
+use crate::human::Bytes;
 use crate::kernel::MAX_N;
 
 /// The byte order mark Notepad writes at the start of a UTF-8 file (the

@@ -230,11 +230,11 @@ pub extern "C" fn web_classes(n: u32) -> u32 {
 }
 
 /// `seconds` for people, as the command line writes durations
-/// ([`queens::human_duration`]): `"1.50 s"`, `"2.00 h"`.
+/// ([`queens::human::duration`]): `"1.50 s"`, `"2.00 h"`.
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
 pub extern "C" fn web_human_duration(seconds: f64) -> u32 {
-    answer(Ok(queens::human_duration(seconds)))
+    answer(Ok(queens::human::duration(seconds)))
 }
 
 #[cfg(test)]
