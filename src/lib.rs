@@ -79,13 +79,11 @@ mod estimate;
 #[cfg(all(feature = "files", unix))]
 mod files;
 mod format;
-mod job;
 pub mod journal;
 mod kernel;
 pub mod known;
 mod ladder;
 mod problem;
-mod run;
 pub mod shard;
 mod solutions;
 mod svg;
@@ -99,20 +97,18 @@ pub use check::{
 };
 pub use construct::Construction;
 pub use count::{
-    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Flow, GPU_EXECUTOR, GpuOptions,
-    Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Shape, Simd, Unit, UnitDone,
-    count, find_gpu, thread_pool,
+    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GpuOptions,
+    Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Runner, Selection, Shape,
+    Simd, Unit, UnitDone, count, find_gpu, sample_units, thread_pool,
 };
 pub use error::{Bytes, Error, MAX_THREADS};
 pub use estimate::{
     Estimate, Overrun, Projection, STRATA, Sample, estimate, human_duration, project,
 };
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
-pub use job::{Selection, sample_units};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
 pub use problem::{Problem, Square};
-pub use run::Run;
 pub use solutions::{Solutions, solve_n_queens};
 pub use svg::{SvgBoard, write_svg};
 pub use symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};

@@ -31,18 +31,21 @@ mod options;
 pub(crate) mod pieces;
 pub(crate) mod plan;
 mod run;
+mod runner;
+mod selection;
 
 use std::fmt;
-use std::num::NonZeroUsize;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-pub use self::counter::{Count, Counter};
+pub use self::counter::Counter;
 pub use self::gpu::{GPU_EXECUTOR, find_gpu};
 pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
 pub use self::options::{GpuOptions, Options, Simd};
 pub use self::plan::{Impossible, Plan, PlanHash, Unit};
-pub use self::run::{Flow, Observer, UnitDone, thread_pool};
+pub use self::run::{Observer, UnitDone, thread_pool};
+pub use self::runner::{Count, Runner};
+pub use self::selection::{Selection, sample_units};
 use crate::Error;
 
 /// A counting engine.
@@ -240,51 +243,79 @@ impl Shape {
             split_depth,
         }
     }
+
+    /// The shape of a count of the `n`-board with `engine`, split on
+    /// `split_depth` rows where given; else, for a shard of a run
+    /// (`sharded`), the mirror engine's units fix
+    /// [`shard::SPLIT_DEPTH`](crate::shard::SPLIT_DEPTH) rows, small
+    /// enough to spread over many machines. The one rule that every front
+    /// end follows, since it decides the plan's hash: the command line's
+    /// and the Python package's shards of one run merge.
+    ///
+    /// ```
+    /// use queens::{Engine, Shape};
+    ///
+    /// let shard = Shape::of_count(16, Engine::Mirror, None, true);
+    /// assert_eq!(shard.split_depth, Some(queens::shard::SPLIT_DEPTH));
+    /// assert_eq!(Shape::of_count(16, Engine::Join, None, true).split_depth, None);
+    /// assert_eq!(Shape::of_count(16, Engine::Mirror, Some(2), true).split_depth, Some(2));
+    /// ```
+    #[must_use]
+    pub fn of_count(n: u32, engine: Engine, split_depth: Option<u32>, sharded: bool) -> Self {
+        let shard_split = (sharded && engine == Engine::Mirror).then_some(crate::shard::SPLIT_DEPTH);
+        Self::new(n, engine, split_depth.or(shard_split))
+    }
 }
 
-/// How to run a count: where, on how many threads, the memory it may
-/// take, and the hardware [`Options`]; none of it changes the plan (that
-/// is its [`Shape`]). `Config::default()` uses the CPU's every core, sets
-/// no limit and takes the default options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+impl Engine {
+    /// The engine a count of the `n`-board uses: for a problem's
+    /// completions the mirror engine, the one that takes given queens and
+    /// blocked squares ([`Plan::for_problem`]); else the engine `named`,
+    /// else the `executor`'s [choice](Executor::engine_for). The one rule
+    /// that every front end follows, since it decides the plan's hash.
+    ///
+    /// ```
+    /// use queens::{Engine, Executor, Problem, Square};
+    ///
+    /// let corner = Problem::new(8, [Square::new(0, 0)], [])?;
+    /// assert_eq!(Engine::for_count(8, None, Executor::Cpu, Some(&corner)), Engine::Mirror);
+    /// assert_eq!(Engine::for_count(14, None, Executor::Cpu, None), Engine::Join);
+    /// # Ok::<(), queens::Error>(())
+    /// ```
+    #[must_use]
+    pub fn for_count(
+        n: u32,
+        named: Option<Engine>,
+        executor: Executor,
+        problem: Option<&crate::Problem>,
+    ) -> Self {
+        match (problem, named) {
+            (Some(_), _) => Self::Mirror,
+            (None, Some(engine)) => engine,
+            (None, None) => executor.engine_for(n),
+        }
+    }
+}
+
+/// What a plan needs of the machine it counts on: the memory it may take
+/// and how its units may use the hardware. A plan keeps its config
+/// ([`Plan::config`]): neither changes the plan's units or hash, and
+/// where and on how many threads its units run is the [`Runner`]'s.
+/// `Config::default()` sets no memory limit and takes the default options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Config {
-    /// Threads; `None` means rayon's default (the `RAYON_NUM_THREADS`
-    /// variable, else one per logical CPU).
-    pub threads: Option<NonZeroUsize>,
     /// The memory this machine has available, in bytes: a plan or a count
     /// estimated to need more is refused with [`Error::Memory`] before it
     /// allocates (see [`Plan::memory_estimate`]). `None`: no check. The
-    /// library never looks at the machine; the CLI reads what it has.
+    /// library never looks at the machine: each front end fills it (the
+    /// CLI and the Python package read what the machine has).
     pub memory_limit: Option<u64>,
-    /// Where the units run.
-    pub executor: Executor,
     /// How the count may use the hardware (SIMD loops, the GPU's cut).
     pub options: Options,
 }
 
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            threads: None,
-            memory_limit: None,
-            executor: Executor::Cpu,
-            options: Options::default(),
-        }
-    }
-}
-
 impl Config {
-    /// The default configuration with exactly `threads` threads (0: the
-    /// default).
-    #[must_use]
-    pub fn with_threads(threads: usize) -> Self {
-        Self {
-            threads: NonZeroUsize::new(threads),
-            ..Self::default()
-        }
-    }
-
     /// This configuration refusing plans and counts that need more than
     /// `bytes` (`None`: no limit).
     #[must_use]
@@ -293,12 +324,6 @@ impl Config {
             memory_limit: bytes,
             ..self
         }
-    }
-
-    /// This configuration running its units on `executor`.
-    #[must_use]
-    pub fn with_executor(self, executor: Executor) -> Self {
-        Self { executor, ..self }
     }
 
     /// This configuration with `options`.

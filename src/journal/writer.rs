@@ -38,7 +38,7 @@ use memmap2::MmapRaw;
 
 use super::{Damage, Header, MAX_HEADER, MAX_RECORD, Refusal, Replay, max_len};
 use crate::files::{self, sync_folder};
-use crate::{Error, Flow, Observer, Plan, UnitDone};
+use crate::{Error, Plan, UnitDone};
 
 /// The longest a finished unit waits in the page cache before it is
 /// synced to the disk.
@@ -446,12 +446,12 @@ impl Journal {
     }
 }
 
-/// Each finished unit's record into the journal; a failed sync stops the
-/// run with its error, and the next run recounts what the journal lacks.
-impl Observer for Journal {
-    fn unit_finished(&self, done: &UnitDone) -> Result<Flow, Error> {
-        self.append(done.id, done.solutions)?;
-        Ok(Flow::Continue)
+impl Journal {
+    /// A finished unit's record into the journal, as the
+    /// [`Runner`](crate::Runner) keeps it: a failed sync stops the run
+    /// with its error, and the next run recounts what the journal lacks.
+    pub(crate) fn keep(&self, done: &UnitDone) -> Result<(), Error> {
+        self.append(done.id, done.solutions)
     }
 }
 
