@@ -608,7 +608,10 @@ mod tests {
     fn counted(plan: &Plan) -> Vec<UnitDone> {
         let recorder = Recorder::default();
         let runner = Runner::new().threads(NonZeroUsize::MIN);
-        runner.observer(&recorder).count(plan, &plan.select_all()).unwrap();
+        runner
+            .observer(&recorder)
+            .count(plan, &plan.select_all())
+            .unwrap();
         recorder.done.into_inner().unwrap()
     }
 

@@ -24,7 +24,6 @@ pub fn to_py(err: queens::Error) -> PyErr {
         E::Memory { .. } => MemoryLimitError::new_err(crate::cli::memory::refusal(&err)),
         E::SplitDepth { .. }
         | E::NoSplit { .. }
-        | E::OtherSplit { .. }
         | E::Threads(_)
         | E::Sample(_)
         | E::Unit { .. }

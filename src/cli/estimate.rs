@@ -240,15 +240,17 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     // The sample's records are few: only the tables and the threads'
     // buffers are checked before the plan is built.
     let started = Instant::now();
-    let planned = runner.fits_unplanned(shape, &config, Some(0)).and_then(|()| {
-        if !args.quiet {
-            super::plan::announce(shape, &config);
-        }
-        match &problem {
-            Some(problem) => Plan::for_problem(problem, split, &config),
-            None => Plan::new(shape, &config),
-        }
-    });
+    let planned = runner
+        .fits_unplanned(shape, &config, Some(0))
+        .and_then(|()| {
+            if !args.quiet {
+                super::plan::announce(shape, &config);
+            }
+            match &problem {
+                Some(problem) => Plan::for_problem(problem, split, &config),
+                None => Plan::new(shape, &config),
+            }
+        });
     let plan = match planned {
         Ok(plan) => plan,
         Err(refused) => {

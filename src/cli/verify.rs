@@ -17,11 +17,11 @@ use std::process::ExitCode;
 use std::time::{Instant, SystemTime};
 
 use anyhow::Context;
+#[cfg(test)]
+use queens::Shape;
 use queens::journal::{ReadOnly, Replay};
 use queens::shard::{self, ShardFile};
 use queens::{Config, Engine, Plan, Runner};
-#[cfg(test)]
-use queens::Shape;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -313,7 +313,9 @@ fn recount(
                 .map_err(Into::into)
         });
     }
-    let count = Runner::new().pool(&pool).count(plan, &plan.select(sample)?)?;
+    let count = Runner::new()
+        .pool(&pool)
+        .count(plan, &plan.select(sample)?)?;
     Ok(count.unit_counts)
 }
 

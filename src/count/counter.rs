@@ -185,7 +185,6 @@ impl<'a> Counter<'a> {
     }
 
     /// Where this count runs.
-    #[must_use]
     pub fn runner(&self) -> Runner<'a> {
         self.runner
     }
@@ -242,7 +241,11 @@ impl<'a> Counter<'a> {
             return Err(other("board", plan.n().to_string(), self.n.to_string()));
         }
         if let Some(engine) = self.engine.filter(|&e| e != plan.engine()) {
-            return Err(other("engine", plan.engine().to_string(), engine.to_string()));
+            return Err(other(
+                "engine",
+                plan.engine().to_string(),
+                engine.to_string(),
+            ));
         }
         if let Some(split) = self.split_depth {
             match plan.split_depth() {

@@ -41,9 +41,10 @@ impl ReadOnly {
             .map_err(|_| Refusal::NotAJournal)
             .and_then(Header::describe)
             .map_err(|refusal| refusal.to_string())?;
-        let engine = described.engine.parse().map_err(|_| {
-            format!("engine '{}' is not one this build has", described.engine)
-        })?;
+        let engine = described
+            .engine
+            .parse()
+            .map_err(|_| format!("engine '{}' is not one this build has", described.engine))?;
         Ok(Self {
             file,
             described,

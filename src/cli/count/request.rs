@@ -300,7 +300,11 @@ impl CountArgs {
             (Some(a), _) => Method::Ladder(a),
             (None, Some(e)) => Method::Engine(e),
             (None, None) => {
-                let executor = if self.gpu { Executor::Gpu } else { Executor::Cpu };
+                let executor = if self.gpu {
+                    Executor::Gpu
+                } else {
+                    Executor::Cpu
+                };
                 Method::Engine(Engine::for_count(n, None, executor, None))
             }
         }

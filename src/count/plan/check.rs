@@ -6,6 +6,7 @@
 use super::{Body, Plan};
 use crate::Error;
 
+/// Why a unit's count, as a journal or a shard file claims it, cannot be
 /// right ([`Plan::check_count`]): the record is damaged or forged.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -44,7 +45,6 @@ pub enum Impossible {
     },
 }
 
-
 impl Plan {
     /// Checks that every id of `ids` is one of this plan's units, none
     /// twice.
@@ -61,8 +61,6 @@ impl Plan {
         }
         Ok(())
     }
-
-    /// The version of the engine's plan format: bumped whenever its units
 
     /// Unit `id`'s weight, known to be in the plan, without building its
     /// descriptor.
@@ -137,5 +135,4 @@ impl Plan {
         }
         Ok(())
     }
-
 }

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use super::{Body, Plan};
 use crate::Error;
 
+/// The mirror engine's plan format: bump when its units or descriptors
 /// change meaning, so that old journals and shards are refused.
 pub(super) const MIRROR_FORMAT: u32 = 1;
 /// The join engine's plan format (all its stages).
@@ -57,7 +58,6 @@ impl std::str::FromStr for PlanHash {
         Ok(Self(bytes))
     }
 }
-
 
 impl Plan {
     /// Everything that defines the plan besides its units, as its hash,

@@ -7,11 +7,11 @@ use std::num::NonZeroUsize;
 
 use super::planner::{Planner, resolve_split};
 use super::{Body, Plan};
+use crate::Error;
 use crate::count::constellations::{self, Start};
 use crate::count::join::{self, JoinPlan};
 use crate::count::mirror::{self, WorkUnit};
 use crate::count::{Engine, Shape};
-use crate::Error;
 
 impl Plan {
     /// The bytes [`Plan::new`] keeps for `shape`, estimated without

@@ -36,14 +36,13 @@ use crate::cpu::Features;
 use crate::{Error, Problem};
 
 pub use self::check::Impossible;
-pub(crate) use self::hash::{PlanHeader, sha256_text};
 pub use self::hash::PlanHash;
 use self::hash::{CONSTELLATIONS_FORMAT, JOIN_FORMAT, MIRROR_FORMAT};
+pub(crate) use self::hash::{PlanHeader, sha256_text};
 pub(crate) use self::memory::threads_of;
 pub(crate) use self::planner::Planner;
-pub use self::planner::{join_stage_plan, join_unit_tally};
 use self::planner::resolve_split;
-
+pub use self::planner::{join_stage_plan, join_unit_tally};
 
 /// Every work unit of one count, in a fixed order.
 pub struct Plan {
@@ -90,8 +89,6 @@ pub struct Unit {
     /// includes it already.
     pub weight: u32,
 }
-
-/// Why a unit's count, as a journal or a shard file claims it, cannot be
 
 /// Per-thread buffers for counting units, grown to the largest unit and
 /// then reused. `Scratch::default()` is empty and cheap.
@@ -188,7 +185,12 @@ impl Plan {
         config: &Config,
     ) -> Result<Self, Error> {
         let split = resolve_split(n, planner, split)?;
-        refuse_planning(n, planner, Self::memory_estimate_of(n, planner, split)?, config)?;
+        refuse_planning(
+            n,
+            planner,
+            Self::memory_estimate_of(n, planner, split)?,
+            config,
+        )?;
         let body = match planner {
             Planner::Constellations => Body::Constellations(constellations::starts(n)),
             Planner::Mirror => Body::Mirror {
@@ -387,7 +389,7 @@ impl Plan {
         self.features
     }
 
-
+    /// The version of the engine's plan format: bumped whenever its units
     /// or descriptors change meaning.
     #[must_use]
     pub fn format(&self) -> u32 {
@@ -485,7 +487,6 @@ impl Plan {
             constellations::count_start_plainly(self.n, start.border) * u128::from(start.weight)
         }))
     }
-
 }
 
 /// [`Error::Memory`] for planning `n` with `planner` where `needed` bytes

@@ -6,10 +6,10 @@
 use std::ops::RangeInclusive;
 
 use super::{Body, Plan, Scratch};
+use crate::Error;
 use crate::count::join::{self, Stage};
 use crate::count::mirror;
 use crate::count::{Config, Engine};
-use crate::Error;
 
 /// The split of `planner`'s plan of an `n`-board given `split`: the one
 /// given or [`mirror::DEFAULT_SPLIT_DEPTH`] for the mirror engine (the
@@ -126,4 +126,3 @@ impl Planner {
         }
     }
 }
-
