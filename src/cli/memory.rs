@@ -47,9 +47,13 @@ pub fn available() -> anyhow::Result<Option<u64>> {
 
 /// How long what the machine has available is taken as read by
 /// [`available_recent`].
+// The Python package's, which the binary (reading once) does not call:
+// dead code in the binary until the CLI is a library crate of its own.
+#[allow(dead_code)]
 const MACHINE_READ_EVERY: Duration = Duration::from_secs(1);
 
 /// What the machine had available, and when it was read.
+#[allow(dead_code)]
 static MACHINE: Mutex<Option<(Instant, Option<u64>)>> = Mutex::new(None);
 
 /// [`available`], for a caller that asks at every small count (the Python
@@ -61,6 +65,7 @@ static MACHINE: Mutex<Option<(Instant, Option<u64>)>> = Mutex::new(None);
 ///
 /// # Errors
 /// As [`available`].
+#[allow(dead_code)]
 pub fn available_recent() -> anyhow::Result<Option<u64>> {
     let set = std::env::var_os(VAR).is_some_and(|value| !value.to_string_lossy().trim().is_empty());
     if set {
