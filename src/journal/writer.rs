@@ -1,5 +1,5 @@
 //! The journal on disk (feature `files`, Unix): opened, locked, appended
-//! to and synced while a [`crate::Run`] counts.
+//! to and synced while a [`crate::Runner`] counts.
 //!
 //! Every unit's record is copied, the moment the unit finishes, into a
 //! shared memory map of the file, at a place its thread reserved with one
@@ -285,7 +285,7 @@ impl Journal {
     }
 
     /// The units it held when opened, `(id, count)` in id order: a
-    /// [`crate::Run`] with this journal does not count them again.
+    /// [`crate::Runner`] with this journal does not count them again.
     #[must_use]
     pub fn done(&self) -> &[(u32, u128)] {
         &self.done
@@ -325,7 +325,7 @@ impl Journal {
     }
 
     /// Syncs every record and cuts the unused room off, for good: no
-    /// unit reported to it afterwards is recorded. A [`crate::Run`] calls
+    /// unit reported to it afterwards is recorded. A [`crate::Runner`] calls
     /// it when every unit is counted.
     ///
     /// # Errors
