@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::{
-    Config, Counter, Engine, Error, Executor, Observer, Options, Plan, Shape, UnitDone, known,
+    Config, Engine, Error, Executor, Observer, Options, Plan, Runner, Shape, UnitDone, known,
 };
 
 pub mod stats;
@@ -329,13 +329,14 @@ fn run(
         .iter()
         .map(|&(engine, n)| {
             known::total(n).ok_or(Error::Unpublished(n))?;
-            let config = Config::with_threads(most)
+            let config = Config::default()
                 .with_options(workload.options)
                 .with_memory_limit(workload.memory_limit);
-            let counter = Counter::new(n).engine(engine).config(&config);
-            counter.fits_unplanned()?;
-            let plan = Plan::new(Shape::new(n, engine, None), &config)?;
-            counter.fits(&plan)?;
+            let runner = Runner::new().thread_count(most);
+            let shape = Shape::new(n, engine, None);
+            runner.fits_unplanned(shape, &config, None)?;
+            let plan = Plan::new(shape, &config)?;
+            runner.fits(&plan, plan.len())?;
             // The quarter tables are built here, not in the first timed run.
             plan.prepare();
             Ok(plan)
@@ -357,11 +358,11 @@ fn run(
             let cpu_before = progress.cpu_secs();
             let started = Instant::now();
             for plan in &plans {
-                let count = (Counter::new(plan.n()).engine(plan.engine()))
+                let count = Runner::new()
                     .executor(workload.executor)
                     .pool(&pool)
                     .observer(&unit_clock)
-                    .run_plan(plan)?;
+                    .count(plan, &plan.select_all())?;
                 let got = count.solutions + u128::from(tamper);
                 let want = known::total(plan.n()).unwrap_or_default();
                 if got != want {

@@ -275,7 +275,7 @@ pub enum Error {
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
     /// A file of a run (its journal, a shard result) could not be written
-    /// or removed, or an [`crate::Observer`] failed: the run stopped.
+    /// or removed: the run stopped.
     #[error("{doing} {}", .path.display())]
     Io {
         /// What was being done: `"writing the journal"`, ...
@@ -286,53 +286,21 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
-    /// A count cancelled (see [`crate::Counter::cancel`]) before its plan
-    /// was built: nothing was counted.
-    #[error("the count was cancelled before its plan was built: nothing was counted")]
-    Cancelled,
-    /// A [`crate::Counter`] given a plan for another board or engine than
-    /// its own.
+    /// A [`crate::Counter`] given a plan ([`crate::Counter::run_plan`])
+    /// other than the one it describes: a plan built apart is counted by
+    /// [`crate::Runner::count`].
     #[error(
-        "the plan is for n = {plan_n} with the {plan_engine} engine, but the count is for \
-         n = {n} with the {engine} engine"
+        "the plan is not the one the count describes: the plan's {what} is {plan}, the count's \
+         {count} (count a plan built apart with Runner::count)"
     )]
     OtherPlan {
-        /// The count's board size.
-        n: u32,
-        /// The count's engine.
-        engine: &'static str,
-        /// The plan's board size.
-        plan_n: u32,
-        /// The plan's engine.
-        plan_engine: &'static str,
+        /// What differs: `"board"`, `"engine"`, `"split"` or `"config"`.
+        what: &'static str,
+        /// The plan's.
+        plan: String,
+        /// The count's.
+        count: String,
     },
-    /// A [`crate::Counter`] given hardware options (its own or its
-    /// config's) other than those of the plan it is to count: the plan's
-    /// are what its units count with, so the count's would be ignored.
-    #[error(
-        "the plan was built with other options than the count was given: build the plan with \
-         the count's options, or give the count none"
-    )]
-    OtherOptions,
-    /// A [`crate::Counter`] given a [split depth](crate::Counter::split_depth)
-    /// other than that of the plan it is to count.
-    #[error(
-        "the plan splits on {plan_split} rows, but the count was given {split}: build the plan \
-         with the count's split, or give the count none"
-    )]
-    OtherSplit {
-        /// The count's split depth.
-        split: u32,
-        /// The plan's split depth.
-        plan_split: u32,
-    },
-    /// A [`crate::Run`] given a counter with units of its own: a run
-    /// counts its selection's units, so those would be ignored.
-    #[error(
-        "a run counts the units of its selection (Plan::select), not its counter's: drop \
-         Counter::units"
-    )]
-    RunUnits,
 }
 
 impl PartialEq for Error {

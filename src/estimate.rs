@@ -28,7 +28,7 @@ use std::sync::Mutex;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crate::{Counter, Error, Observer, Plan, UnitDone};
+use crate::{Error, Observer, Plan, Runner, UnitDone};
 
 /// How many strata a plan's units are cut into (fewer when it has fewer
 /// units).
@@ -99,7 +99,7 @@ pub struct Overrun {
     pub at_least: bool,
 }
 
-/// Counts a sample of `plan`'s units with `counter` (its engine, threads,
+/// Counts a sample of `plan`'s units with `runner` (its threads,
 /// executor and memory limit; `threads` is how many threads it counts on)
 /// and projects the whole count.
 ///
@@ -115,11 +115,11 @@ pub struct Overrun {
 /// # Errors
 /// [`Error::Sample`] for a percentage outside `(0, 100]` or a number of
 /// seconds that is not positive; [`Error::Memory`] when counting the plan's
-/// units takes more memory than the counter's limit (checked before the
+/// units takes more memory than the plan's limit (checked before the
 /// plan's tables are built); what counting the units may return.
 pub fn estimate(
     plan: &Plan,
-    counter: &Counter<'_>,
+    runner: &Runner<'_>,
     threads: usize,
     sample: Sample,
     seed: u64,
@@ -137,14 +137,15 @@ pub fn estimate(
     // See: issue 32 (the join's tables of n = 22, 534 MB, aborted under
     // `ulimit -v 300000`). The runner's records are the sample's: none
     // counted here.
-    counter.units(&[]).fits(plan)?;
+    runner.fits(plan, 0)?;
     let strata = strata(plan, seed);
     let started = Instant::now();
     plan.prepare();
     let prepare_seconds = started.elapsed().as_secs_f64();
 
     let recorder = Recorder::default();
-    let counter = counter.observer(&recorder);
+    let runner = runner.observer(&recorder);
+    let count = |ids: &[u32]| runner.count(plan, &plan.select(ids)?);
     let started = Instant::now();
     match sample {
         Sample::Percent(p) => {
@@ -155,7 +156,7 @@ pub fn estimate(
                     s[..want.clamp(s.len().min(2), s.len())].to_vec()
                 })
                 .collect();
-            counter.units(&ids).run_plan(plan)?;
+            count(&ids)?;
         }
         Sample::Seconds(budget) => {
             let threads = threads.max(1);
@@ -187,7 +188,7 @@ pub fn estimate(
                     });
                     true
                 });
-                let probed = counter.units(probe).run_plan(plan);
+                let probed = count(probe);
                 drop(finished);
                 probed.map(|_| waiting.join().expect("the timer does not panic"))
             })?;
@@ -202,7 +203,7 @@ pub fn estimate(
                 });
             }
             if !rest.is_empty() {
-                counter.units(rest).run_plan(plan)?;
+                count(rest)?;
             }
             let mut next: Vec<usize> = strata.iter().map(|s| s.len().min(2)).collect();
             loop {
@@ -211,7 +212,7 @@ pub fn estimate(
                 if ids.is_empty() {
                     break;
                 }
-                counter.units(&ids).run_plan(plan)?;
+                count(&ids)?;
             }
         }
     }
@@ -483,8 +484,8 @@ impl Observer for Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Shape;
-    use crate::{Config, Engine, known};
+    use crate::{Config, Engine, Shape, known};
+    use std::num::NonZeroUsize;
 
     fn plan(n: u32, engine: Engine) -> Plan {
         Plan::new(Shape::new(n, engine, None), &Config::default()).unwrap()
@@ -523,8 +524,8 @@ mod tests {
             (12, Engine::Join),
         ] {
             let p = plan(n, engine);
-            let counter = Counter::new(n).engine(engine).threads(2);
-            let e = estimate(&p, &counter, 2, Sample::Percent(100.0), 3, &|_| {}).unwrap();
+            let runner = Runner::new().threads(NonZeroUsize::new(2).unwrap());
+            let e = estimate(&p, &runner, 2, Sample::Percent(100.0), 3, &|_| {}).unwrap();
             assert_eq!(e.sampled, p.len());
             let want = known::total(n).unwrap() as f64;
             assert!(
@@ -542,8 +543,8 @@ mod tests {
     fn a_part_sample_has_a_sane_interval() {
         let n = 13;
         let p = plan(n, Engine::Constellations);
-        let counter = Counter::new(n).engine(Engine::Constellations).threads(1);
-        let e = estimate(&p, &counter, 1, Sample::Percent(10.0), 11, &|_| {}).unwrap();
+        let runner = Runner::new().threads(NonZeroUsize::MIN);
+        let e = estimate(&p, &runner, 1, Sample::Percent(10.0), 11, &|_| {}).unwrap();
         assert!(e.sampled < p.len() && e.sampled >= STRATA, "{e:?}");
         let (low, high) = e.seconds_interval;
         assert!(0.0 < low && low <= e.seconds && e.seconds <= high, "{e:?}");
@@ -561,8 +562,11 @@ mod tests {
     /// observer hears of them, biggest first.
     fn counted(plan: &Plan) -> Vec<UnitDone> {
         let recorder = Recorder::default();
-        let counter = Counter::new(plan.n()).engine(plan.engine()).threads(1);
-        counter.observer(&recorder).run_plan(plan).unwrap();
+        let runner = Runner::new().threads(NonZeroUsize::MIN);
+        runner
+            .observer(&recorder)
+            .count(plan, &plan.select_all())
+            .unwrap();
         recorder.done.into_inner().unwrap()
     }
 
@@ -619,18 +623,18 @@ mod tests {
     #[test]
     fn bad_samples_are_refused() {
         let p = plan(8, Engine::Mirror);
-        let counter = Counter::new(8);
+        let runner = Runner::new();
         for bad in [
             Sample::Percent(0.0),
             Sample::Percent(101.0),
             Sample::Seconds(-1.0),
         ] {
             assert!(
-                estimate(&p, &counter, 1, bad, 1, &|_| {}).is_err(),
+                estimate(&p, &runner, 1, bad, 1, &|_| {}).is_err(),
                 "{bad:?}"
             );
         }
-        let e = estimate(&p, &counter, 1, Sample::Seconds(0.01), 1, &|_| {}).unwrap();
+        let e = estimate(&p, &runner, 1, Sample::Seconds(0.01), 1, &|_| {}).unwrap();
         assert!(e.sampled >= 2);
     }
 }

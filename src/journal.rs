@@ -29,14 +29,19 @@
 //!
 //! This module formats and parses bytes; [`Journal`] (feature `files`,
 //! Unix) opens, locks, appends to and syncs the file while a
-//! [`crate::Run`] counts.
+//! [`crate::Runner`] counts, and [`ReadOnly`] reads one back with its
+//! plan, to check it.
 
 use std::fmt::Write;
 
 use crate::count::Plan;
 
 #[cfg(all(feature = "files", unix))]
+mod read_only;
+#[cfg(all(feature = "files", unix))]
 mod writer;
+#[cfg(all(feature = "files", unix))]
+pub use read_only::ReadOnly;
 #[cfg(all(feature = "files", unix))]
 pub use writer::{Cut, Journal, LockWait, OnWait, OpenError};
 

@@ -132,9 +132,10 @@ impl FromStr for Algorithm {
     }
 }
 
-/// Counts the `n`-queens solutions with `algorithm`; `config` matters to
-/// `parallel` (threads and split depth) only. Every step but `parallel`
-/// counts on the calling thread.
+/// Counts the `n`-queens solutions with `algorithm`; `config` (its
+/// options and memory limit) matters to `parallel` only. Every step but
+/// `parallel` counts on the calling thread; `parallel` on rayon's current
+/// pool (a caller's, installed around the call, or the global one).
 ///
 /// ```
 /// use queens::Config;
@@ -468,7 +469,7 @@ impl Flags {
     }
 }
 
-/// The mirror engine's count of `n` with `config`, on every core.
+/// The mirror engine's count of `n` with `config`, on rayon's current pool.
 fn mirror<'a>(n: u32, config: &Config) -> Counter<'a> {
     Counter::new(n).engine(Engine::Mirror).config(config)
 }
@@ -480,7 +481,7 @@ mod tests {
 
     #[test]
     fn every_step_agrees_with_the_oeis_on_small_boards() {
-        let config = Config::with_threads(2);
+        let config = Config::default();
         for algorithm in Algorithm::ALL {
             let top = if algorithm == Algorithm::Cells { 4 } else { 8 };
             for n in 1..=top {
@@ -496,7 +497,7 @@ mod tests {
         // flags at n = 9). It is a loop of kernel calls now, no pool: it agrees with
         // the mirror engine's plan run on one thread of a pool.
         for n in 1..=12 {
-            let engine = mirror(n, &Config::with_threads(1)).run().unwrap();
+            let engine = mirror(n, &Config::default()).threads(1).run().unwrap();
             assert_eq!(bitmask(n), engine.solutions, "n = {n}");
             assert_eq!(
                 count_with(Algorithm::Bitmask, n, &Config::default()).unwrap(),

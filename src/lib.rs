@@ -12,13 +12,14 @@
 //! Either splits its search into a [`Plan`] of independent work units with
 //! stable ids, descriptors, cost estimates and a hash that names the plan:
 //! any subset of units counts exactly its share, in any order and any
-//! process, which is what resuming and sharding build on. [`count()`] picks
-//! the faster engine ([`Engine::best_for`]) and uses every core; [`Counter`]
-//! chooses the rest. Every total can be checked against the published
-//! values in [`known`].
+//! process, which is what resuming and sharding build on. A plan says what
+//! is counted ([`Shape`], [`Config`]); a [`Runner`] says where and how it
+//! runs. [`count()`] picks the faster engine ([`Engine::best_for`]) and
+//! uses every core; [`Counter`] builds a plan and a runner in one line.
+//! Every total can be checked against the published values in [`known`].
 //!
 //! ```
-//! use queens::{Counter, Engine, Plan, Config, Shape};
+//! use queens::{Config, Counter, Engine, Plan, Runner, Shape};
 //!
 //! assert_eq!(queens::count(12)?, 14_200);
 //!
@@ -31,8 +32,8 @@
 //! let plan = Plan::new(Shape::new(12, Engine::Join, None), &Config::default())?;
 //! let first = plan.unit(0)?;
 //! assert!(first.descriptor.starts_with("rowset:0x"));
-//! let share = Counter::new(12).engine(Engine::Join).units(&[0]).run_plan(&plan)?;
-//! assert!(share.solutions <= 14_200);
+//! let share = Runner::new().count(&plan, &plan.select(&[0])?)?;
+//! assert!(share.solutions <= 14_200 && share.is_finished() && !share.is_complete());
 //! # Ok::<(), queens::Error>(())
 //! ```
 //!
@@ -55,12 +56,12 @@
 //! # Ok::<(), queens::Error>(())
 //! ```
 //!
-//! A long count is a [`Run`]: a plan, a selection of its units
-//! ([`Plan::select`]), an executor and an observer, and with the `files`
-//! feature on Unix a [`journal::Journal`] it resumes from and keeps, and a
-//! shard task ([`shard::Task`]) whose result it writes for
-//! [`shard::merge`]. The `queens` binary and the Python package both drive
-//! it, so their journals and shard files are the same bytes.
+//! A long count is a [`Runner`] given a plan and a selection of its units
+//! ([`Plan::select`]): its threads, executor, observer and stop flag, and
+//! with the `files` feature on Unix a [`journal::Journal`] it resumes from
+//! and keeps, and a shard task ([`shard::Task`]) whose result it writes
+//! for [`shard::merge`]. The `queens` binary and the Python package both
+//! drive it, so their journals and shard files are the same bytes.
 //!
 //! The library never prints, exits or chooses an allocator: that is the
 //! `queens` binary's job.
@@ -82,13 +83,11 @@ mod estimate;
 pub mod files;
 mod format;
 pub mod human;
-mod job;
 pub mod journal;
 mod kernel;
 pub mod known;
 mod ladder;
 mod problem;
-mod run;
 pub mod shard;
 mod solutions;
 mod svg;
@@ -101,18 +100,16 @@ pub use check::{
 };
 pub use construct::Construction;
 pub use count::{
-    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, Flow, GPU_EXECUTOR, GpuOptions,
-    Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Shape, Simd, Unit, UnitDone,
-    count, find_gpu, thread_pool,
+    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GpuOptions,
+    Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Runner, Selection, Shape, Simd,
+    Unit, UnitDone, count, find_gpu, sample_units, thread_pool,
 };
 pub use error::{Error, MAX_THREADS};
 pub use estimate::{Estimate, Overrun, Projection, Sample, estimate, project};
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
-pub use job::{Selection, sample_units};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
 pub use problem::{Problem, Square};
-pub use run::Run;
 pub use solutions::{Solutions, solve_n_queens};
 pub use svg::{SvgBoard, write_svg};
 pub use symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};

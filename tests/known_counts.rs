@@ -17,7 +17,7 @@ fn serial_totals_match_a000170_up_to_15() {
 #[test]
 fn parallel_totals_match_a000170_up_to_15() {
     for n in 1..=15 {
-        let got = parallel(n, &Config::with_threads(2), &()).unwrap();
+        let got = parallel(n, 2, &()).unwrap();
         assert_eq!(Some(got.solutions), known::total(n), "n = {n}");
     }
 }

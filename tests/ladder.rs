@@ -18,7 +18,7 @@ fn tested_up_to(algorithm: Algorithm) -> u32 {
 
 #[test]
 fn every_algorithm_gives_a000170() {
-    let config = Config::with_threads(2);
+    let config = Config::default();
     for algorithm in Algorithm::ALL {
         for n in 1..=tested_up_to(algorithm) {
             assert_eq!(

@@ -24,12 +24,7 @@ fn engines_agree_with_the_reference_up_to_10() {
         let want = reference_solutions(n).len() as u128;
         let n = n as u32;
         assert_eq!(serial(n, &Config::default(), &()).unwrap().solutions, want);
-        assert_eq!(
-            parallel(n, &Config::with_threads(2), &())
-                .unwrap()
-                .solutions,
-            want
-        );
+        assert_eq!(parallel(n, 2, &()).unwrap().solutions, want);
     }
 }
 

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use crate::common::parallel;
 use common::reference_solutions;
 use proptest::prelude::*;
-use queens::{Config, known, unique};
 use queens::{Transform, canonical, is_canonical, orbit, stabiliser};
 use queens::{count_half_turn_symmetric, count_quarter_turn_symmetric};
+use queens::{known, unique};
 
 fn solutions(n: usize) -> Vec<Vec<u32>> {
     reference_solutions(n)
@@ -185,9 +185,7 @@ fn classes_agree_with_grouping_by_canonical_form() {
 #[test]
 fn unique_counts_match_a002562_up_to_15() {
     for n in 1..=15 {
-        let total = parallel(n, &Config::with_threads(2), &())
-            .unwrap()
-            .solutions;
+        let total = parallel(n, 2, &()).unwrap().solutions;
         let u = unique(n, total).unwrap();
         assert_eq!(Some(u.unique), known::unique(n), "n = {n}");
         assert_eq!(u.classes.total(), u.unique);

@@ -16,7 +16,7 @@ use anyhow::Context;
 use indicatif::ProgressBar;
 use queens::Error;
 use queens::bench::{self, Machine, Workload};
-use queens::{Config, Counter, Engine, Executor, Shape, known};
+use queens::{Config, Engine, Executor, Runner, Shape, known};
 use serde::Serialize;
 
 use super::args::refuse_engine;
@@ -225,12 +225,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     // announced (the library checks again).
     let most_asked = threads.iter().copied().max().unwrap_or(1);
     for &(engine, n) in &workload.counts {
-        let config = Config::with_threads(most_asked).with_memory_limit(workload.memory_limit);
-        Counter::new(n)
-            .engine(engine)
-            .config(&config)
-            .fits_unplanned()?;
-        super::plan::announce(Shape::new(n, engine, None), &config);
+        let config = Config::default().with_memory_limit(workload.memory_limit);
+        let shape = Shape::new(n, engine, None);
+        let most = NonZeroUsize::new(most_asked).unwrap_or(NonZeroUsize::MIN);
+        Runner::new()
+            .threads(most)
+            .fits_unplanned(shape, &config, None)?;
+        super::plan::announce(shape, &config);
     }
     let shown = !args.json && !args.quiet && io::stderr().is_terminal();
     let bar = Bar::new(shown, &workload, runs);

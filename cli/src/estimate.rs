@@ -9,9 +9,7 @@ use std::num::NonZeroUsize;
 use std::time::Instant;
 
 use queens::bench::stats;
-use queens::{
-    Config, Counter, Engine, Executor, MAX_N, Overrun, Plan, Sample, Shape, human, known,
-};
+use queens::{Config, Engine, Executor, MAX_N, Overrun, Plan, Runner, Sample, Shape, human, known};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
@@ -219,17 +217,15 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     // One config for the plan and the count: the memory limit is the
     // count's (see: issue 32, which aborted under `ulimit -v` and ignored
     // QUEENS_MEMORY_LIMIT), the options are the environment's.
-    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
-        .with_executor(executor)
+    let config = Config::default()
         .with_options(super::options::from_env()?)
         .with_memory_limit(super::memory::available()?);
-    let counter = Counter::new(n).config(&config);
-    let counter = match (args.engine, &problem) {
-        (_, Some(_)) => counter.engine(Engine::Mirror),
-        (Some(engine), None) => counter.engine(engine),
-        (None, None) => counter,
+    let runner = Runner::new().executor(executor);
+    let runner = match threads {
+        Some(threads) => runner.threads(threads),
+        None => runner,
     };
-    let engine = counter.chosen_engine();
+    let engine = Engine::for_count(n, args.engine, executor, problem.as_ref());
     // See: issue 47, item 4 (estimate took no split, so it sampled
     // another plan than the count's with --split-depth).
     let split = args.split_depth;
@@ -238,23 +234,21 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     {
         return Err(super::UsageError(refusal).into());
     }
-    let counter = match split {
-        Some(rows) => counter.split_depth(rows),
-        None => counter,
-    };
     let shape = Shape::new(n, engine, split);
     // The sample's records are few: only the tables and the threads'
     // buffers are checked before the plan is built.
     let started = Instant::now();
-    let planned = counter.units(&[]).fits_unplanned().and_then(|()| {
-        if !args.quiet {
-            super::plan::announce(shape, &config);
-        }
-        match &problem {
-            Some(problem) => Plan::for_problem(problem, split, &config),
-            None => Plan::new(shape, &config),
-        }
-    });
+    let planned = runner
+        .fits_unplanned(shape, &config, Some(0))
+        .and_then(|()| {
+            if !args.quiet {
+                super::plan::announce(shape, &config);
+            }
+            match &problem {
+                Some(problem) => Plan::for_problem(problem, split, &config),
+                None => Plan::new(shape, &config),
+            }
+        });
     let plan = match planned {
         Ok(plan) => plan,
         Err(refused) => {
@@ -291,7 +285,7 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         );
     };
     let cpu_before = super::cpu_time::process_secs();
-    let e = queens::estimate(&plan, &counter, threads_used, sample, seed, &warn)?;
+    let e = queens::estimate(&plan, &runner, threads_used, sample, seed, &warn)?;
     // Not the sample's wall time times the threads: a round of a few
     // units leaves most threads idle (measured: 14% of 16 threads' time
     // on a quiet machine); each unit's own time is what it asked for. The

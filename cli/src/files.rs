@@ -22,7 +22,8 @@
 //!   inode, not by spelling, so that a symlink, a hard link, `./file`,
 //!   `/dev/stdin` or `/proc/self/fd/0` is caught as surely as the name.
 //!
-//! Reading ([`open_input`]): a journal or shard result must be a regular
+//! Reading (the library's `open_input`, under `queens::journal::ReadOnly`
+//! and the shard readers): a journal or shard result must be a regular
 //! file, checked before it is opened and again once it is (opened
 //! non-blocking, so that a FIFO swapped in between does not hang), and
 //! its size is capped by the caller before anything is read.
@@ -42,7 +43,7 @@ use super::UsageError;
 
 // The library's rules for the files of a run, which its journal and shard
 // reader follow too.
-pub use queens::files::{kind_name, open_input, read_capped, sync_folder};
+pub use queens::files::{kind_name, sync_folder};
 
 /// What a path names on the file system, compared by identity rather than
 /// spelling: the file it leads to (symlinks followed), or, for a name not

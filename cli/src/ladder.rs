@@ -142,7 +142,9 @@ impl Human for StepRecord {
 pub fn run(args: &LadderArgs) -> anyhow::Result<ExitCode> {
     let n = args.n;
     let threads = super::args::threads(args.threads)?;
-    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get));
+    // The slow steps count on the calling thread; the parallel one on the
+    // pool below.
+    let config = Config::default();
     let known = known::total(n);
     let mut report = Report::stdout(Form::from_flags(args.json, args.quiet));
     report.header(|out| table(n).header(out))?;

@@ -12,21 +12,21 @@
 //! be repeated.
 
 use crate::exit::ExitCode;
-use std::io::{Read, Seek};
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
 use anyhow::Context;
-use queens::journal::{self, Replay};
+#[cfg(test)]
+use queens::Shape;
+use queens::journal::{ReadOnly, Replay};
 use queens::shard::{self, ShardFile};
-use queens::{Config, Counter, Engine, Plan, Shape};
+use queens::{Config, Engine, Plan, Runner};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use super::args::parse_threads;
 use super::exit::EXIT_MISMATCH;
-use super::files;
 use super::report::{Form, Human, Report, disagreement};
 use super::shard::{gather, read};
 
@@ -178,9 +178,6 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         source,
     } = claims;
     let engine = plan.engine();
-    let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
-        .with_memory_limit(super::memory::available()?);
-
     let seed = args.seed.unwrap_or_else(fresh_seed);
     let present: Vec<u32> = (0..plan.len() as u32)
         .filter(|&id| counts[id as usize].is_some())
@@ -216,7 +213,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let started = Instant::now();
-    let recount = recount(&plan, &config, &sample)?;
+    let recount = recount(&plan, threads, &sample)?;
     let disagreements: Vec<(u32, u128, u128)> = recount
         .iter()
         .filter_map(|&(id, count)| {
@@ -296,9 +293,13 @@ fn recount_command(plan: &Plan, id: u32) -> String {
 /// Counts `sample`: by a second method where the plan's engine has one
 /// (the constellations engine's plain recursion), so that a fault in the
 /// kernel cannot agree with itself; else by the engine again.
-fn recount(plan: &Plan, config: &Config, sample: &[u32]) -> anyhow::Result<Vec<(u32, u128)>> {
+fn recount(
+    plan: &Plan,
+    threads: Option<NonZeroUsize>,
+    sample: &[u32],
+) -> anyhow::Result<Vec<(u32, u128)>> {
+    let pool = queens::thread_pool(threads)?;
     if plan.count_plainly(0).is_ok_and(|plain| plain.is_some()) {
-        let pool = queens::thread_pool(config.threads)?;
         return pool.install(|| {
             sample
                 .par_iter()
@@ -312,11 +313,10 @@ fn recount(plan: &Plan, config: &Config, sample: &[u32]) -> anyhow::Result<Vec<(
                 .map_err(Into::into)
         });
     }
-    Ok(Counter::new(plan.n())
-        .config(config)
-        .units(sample)
-        .run_plan(plan)?
-        .unit_counts)
+    let count = Runner::new()
+        .pool(&pool)
+        .count(plan, &plan.select(sample)?)?;
+    Ok(count.unit_counts)
 }
 
 fn from_shards(paths: &[PathBuf]) -> anyhow::Result<Claims> {
@@ -367,43 +367,18 @@ fn from_shards(paths: &[PathBuf]) -> anyhow::Result<Claims> {
 
 /// The claims of a journal: its plan, rebuilt from its header, and every
 /// record that checks out. The journal is only read, never locked, cut or
-/// written.
+/// written ([`ReadOnly`]).
 fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     let shown = path.display();
     let usage = |why: String| super::UsageError(format!("cannot verify {shown}: {why}"));
-    let file = files::open_input(path, "a journal", false, false).map_err(usage)?;
-    let mut head = Vec::new();
-    (&file)
-        .take(journal::MAX_HEADER as u64)
-        .read_to_end(&mut head)
-        .map_err(|e| usage(e.to_string()))?;
-    if head.len() < journal::MAX_HEADER && journal::is_torn_header(&head) {
-        return Err(usage(journal::Refusal::TornHeader.to_string()).into());
-    }
-    let line = head.split(|&b| b == b'\n').next().unwrap_or_default();
-    let described = std::str::from_utf8(line)
-        .map_err(|_| journal::Refusal::NotAJournal)
-        .and_then(journal::Header::describe)
-        .map_err(|refusal| usage(refusal.to_string()))?;
-    let engine: Engine = described.engine.parse().map_err(|_| {
-        usage(format!(
-            "engine '{}' is not one this build has",
-            described.engine
-        ))
-    })?;
+    let journal = ReadOnly::open(path).map_err(usage)?;
     let config = Config::default().with_memory_limit(super::memory::available()?);
-    let shape = Shape::new(described.n, engine, described.split);
+    let shape = journal.shape();
     // Refused before the plan is built when even one thread's recount
     // would not fit (see: issue 32: the join plans n = 28 for minutes).
-    let mut counter = Counter::new(described.n).engine(engine);
-    if let Some(rows) = described.split {
-        counter = counter.split_depth(rows);
-    }
-    let floor = counter
-        .config(&config)
-        .threads(1)
-        .units(&[])
-        .fits_unplanned();
+    let floor = Runner::new()
+        .threads(NonZeroUsize::MIN)
+        .fits_unplanned(shape, &config, Some(0));
     if let Err(refused @ queens::Error::Memory { .. }) = floor {
         return Err(refused.into());
     }
@@ -411,51 +386,18 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
     // 9) is bad input like any other bad header (exit 2); a plan too big
     // for this machine is the memory refusal every command gives.
     super::plan::announce(shape, &config);
-    let plan = match &described.problem {
-        Some(line) => queens::Problem::from_line(line).and_then(|problem| {
-            if problem.n() != described.n {
-                return Err(queens::Error::ProblemSize {
-                    n: described.n,
-                    problem: problem.n(),
-                });
-            }
-            Plan::for_problem(&problem, described.split, &config)
-        }),
-        None => Plan::new(shape, &config),
-    };
-    let plan = plan.map_err(|e| match e {
+    let plan = journal.plan(&config).map_err(|e| match e {
         queens::Error::Memory { .. } => anyhow::Error::from(e),
         e => usage(format!(
             "its header names a plan this build cannot make: {e}"
         ))
         .into(),
     })?;
-    (&file)
-        .seek(std::io::SeekFrom::Start(0))
-        .map_err(|e| usage(e.to_string()))?;
-    let bytes = files::read_capped(
-        &file,
-        "a journal of this plan",
-        journal::max_len(plan.len()),
-    )
-    .map_err(usage)?;
-    let replay = Replay::read(&bytes, &plan).map_err(|r| usage(r.to_string()))?;
-    let damage = replay.bad_line.zip(replay.damage.as_ref());
+    let replay = journal.replay(&plan).map_err(usage)?;
     if replay.done.is_empty() {
-        // Nothing checks out: recounting nothing would prove nothing.
-        let why = match damage {
-            None => "it holds no records yet (a count with --checkpoint writes one as each unit \
-                     finishes)"
-                .to_owned(),
-            Some((line, damage)) => format!(
-                "none of its {} record(s) can be trusted: line {line}, the first, is damaged \
-                 ({damage}), and nothing after a damaged line is trusted",
-                replay.untrusted
-            ),
-        };
-        return Err(super::UsageError(format!("nothing to verify in {shown}: {why}")).into());
+        return Err(nothing_to_verify(&shown.to_string(), &replay).into());
     }
-    if let Some((line, damage)) = damage
+    if let Some((line, damage)) = replay.bad_line.zip(replay.damage.as_ref())
         && !quiet
     {
         eprintln!(
@@ -475,6 +417,22 @@ fn from_journal(path: &Path, quiet: bool) -> anyhow::Result<Claims> {
         plan,
         source: "the journal",
     })
+}
+
+/// Why a journal none of whose records checks out has nothing to verify:
+/// recounting nothing would prove nothing.
+fn nothing_to_verify(shown: &str, replay: &Replay) -> super::UsageError {
+    let why = match replay.bad_line.zip(replay.damage.as_ref()) {
+        None => "it holds no records yet (a count with --checkpoint writes one as each unit \
+                 finishes)"
+            .to_owned(),
+        Some((line, damage)) => format!(
+            "none of its {} record(s) can be trusted: line {line}, the first, is damaged \
+             ({damage}), and nothing after a damaged line is trusted",
+            replay.untrusted
+        ),
+    };
+    super::UsageError(format!("nothing to verify in {shown}: {why}"))
 }
 
 /// A seed nobody chose: the clock's nanoseconds and the process id.

@@ -25,7 +25,6 @@ pub fn to_py(err: queens::Error) -> PyErr {
         E::Memory { .. } => MemoryLimitError::new_err(queens_cli::memory::refusal(&err)),
         E::SplitDepth { .. }
         | E::NoSplit { .. }
-        | E::OtherSplit { .. }
         | E::Threads(_)
         | E::Sample(_)
         | E::Unit { .. }

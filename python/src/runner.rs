@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use queens::journal::{Journal, LockWait};
 use queens::shard::{ShardId, Task};
-use queens::{Config, Counter, Engine, MAX_THREADS, Observer, Plan, Run, UnitDone};
+use queens::{Config, Engine, Executor, MAX_THREADS, Observer, Plan, Runner, Shape, UnitDone};
 use rayon::ThreadPool;
 
 use crate::errors::{InputError, QueensError, to_py};
@@ -77,45 +77,18 @@ pub fn parse_engine(name: &str) -> PyResult<Engine> {
 }
 
 /// The config every plan and count of the package is made with: the
-/// library's defaults and the command line's memory limit (see
-/// `queens_cli::memory`: what the machine has available, or
-/// `QUEENS_MEMORY_LIMIT`). The `Python` token is the proof that the GIL is
-/// held, as the lock below needs (see `pool.rs` on forks and locks).
+/// library's defaults and the command line's memory limit (what the
+/// machine has available, or `QUEENS_MEMORY_LIMIT`; see
+/// `queens_cli::memory::available_recent`). The `Python` token is the
+/// proof that the GIL is held, as the lock there needs (see `pool.rs` on
+/// forks and locks).
 ///
 /// # Errors
 /// `InputError` when `QUEENS_MEMORY_LIMIT` is neither bytes nor `none`.
 pub fn config(_gil: Python<'_>) -> PyResult<Config> {
-    Ok(Config::default().with_memory_limit(memory_limit()?))
-}
-
-/// How long the machine's available memory is taken as read.
-const MACHINE_READ_EVERY: Duration = Duration::from_secs(1);
-
-/// What the machine had available, and when it was read.
-static MACHINE: Mutex<Option<(Instant, Option<u64>)>> = Mutex::new(None);
-
-/// The command line's memory limit. What the machine has is read at most
-/// once a second: its half-dozen files under `/proc` and `/sys` took
-/// 0.1 to 0.4 ms on a busy machine, ten times a small count's call
-/// (`count(1)`: 0.16 to 0.47 ms a call against 0.04 to 0.05 ms). The
-/// variable, when set, is read at every call, and costs nothing more.
-fn memory_limit() -> PyResult<Option<u64>> {
-    let read =
-        || queens_cli::memory::available().map_err(|err| InputError::new_err(format!("{err:#}")));
-    let set = std::env::var_os(queens_cli::memory::VAR)
-        .is_some_and(|value| !value.to_string_lossy().trim().is_empty());
-    if set {
-        return read();
-    }
-    let mut machine = MACHINE.lock().unwrap_or_else(PoisonError::into_inner);
-    match *machine {
-        Some((at, limit)) if at.elapsed() < MACHINE_READ_EVERY => Ok(limit),
-        _ => {
-            let limit = read()?;
-            *machine = Some((Instant::now(), limit));
-            Ok(limit)
-        }
-    }
+    let limit = queens_cli::memory::available_recent()
+        .map_err(|err| InputError::new_err(format!("{err:#}")))?;
+    Ok(Config::default().with_memory_limit(limit))
 }
 
 /// `work` on `pool`, with the GIL released: how the package runs anything
@@ -187,25 +160,13 @@ pub fn run(
     let cancel = AtomicBool::new(false);
     let config = config(py)?;
     let pool: Arc<ThreadPool> = pool::for_call(py, request.threads)?;
-    let mut counter = Counter::new(request.n)
-        .config(&config)
-        .pool(&pool)
-        .observer(&tally)
-        .cancel(&cancel);
-    if let Some(engine) = request.engine {
-        counter = counter.engine(engine);
-    }
-    if request.problem.is_some() {
-        counter = counter.engine(Engine::Mirror);
-    }
-    // The command line's split for a mirror shard, so that both write the
-    // same plan's files.
-    if matches!(request.files, Files::Shard { .. }) && counter.chosen_engine() == Engine::Mirror {
-        counter = counter.split_depth(queens::shard::SPLIT_DEPTH);
-    }
-    if let Some(units) = &request.units {
-        counter = counter.units(units);
-    }
+    let runner = Runner::new().pool(&pool).observer(&tally).stop(&cancel);
+    // The library's rules, as the command line follows them, so that both
+    // write the same plan's files.
+    let (n, problem) = (request.n, request.problem.as_ref());
+    let engine = Engine::for_count(n, request.engine, Executor::Cpu, problem);
+    let sharded = matches!(request.files, Files::Shard { .. });
+    let shape = Shape::of_count(n, engine, None, sharded);
 
     let waiter = thread::current();
     // Set by the worker before it wakes the waiter: its thread is not
@@ -216,7 +177,8 @@ pub fn run(
         let worker = scope.spawn(|| {
             // On the pool, so that the plan's own parallel work (the
             // join's job costs) runs there too.
-            let count = pool.install(|| count_with_files(&counter, &config, request, &cancel));
+            let count =
+                pool.install(|| count_with_files(shape, &runner, &config, request, &cancel));
             finished.store(true, Ordering::Release);
             waiter.unpark();
             count
@@ -258,23 +220,21 @@ pub fn run(
     })
 }
 
-/// The count of `counter`, with the files `request` asks for: a journal
-/// it resumes from and keeps (`checkpoint=`), or a shard's result and
-/// journal (`shard=`, `out_dir=`), through the library's [`Run`], as the
-/// command line counts.
+/// The count of the plan of `shape` on `runner`, with the files
+/// `request` asks for: a journal it resumes from and keeps
+/// (`checkpoint=`), or a shard's result and journal (`shard=`,
+/// `out_dir=`), through the library's [`Runner`], as the command line
+/// counts.
 fn count_with_files(
-    counter: &Counter<'_>,
+    shape: Shape,
+    runner: &Runner<'_>,
     config: &Config,
     request: &Request,
     cancel: &AtomicBool,
 ) -> PyResult<Counted> {
-    // The plan: the counter's, or the problem's, split as the command
-    // line splits it (a shard's on more rows), so that both write the
-    // same plan's files.
-    let split = matches!(request.files, Files::Shard { .. }).then_some(queens::shard::SPLIT_DEPTH);
     let plan = || match &request.problem {
-        Some(problem) => Plan::for_problem(problem, split, config),
-        None => counter.plan(),
+        Some(problem) => Plan::for_problem(problem, shape.split_depth, config),
+        None => Plan::new(shape, config),
     };
     let counted = |count: queens::Count| Counted {
         solutions: count.solutions,
@@ -282,12 +242,14 @@ fn count_with_files(
         count: Some(count),
     };
     let (path, shard, wait) = match &request.files {
-        Files::None if request.problem.is_none() => {
-            return counter.run().map(counted).map_err(to_py);
-        }
         Files::None => {
+            if request.problem.is_none() {
+                let units = request.units.as_deref().map(<[u32]>::len);
+                (runner.fits_unplanned(shape, config, units)).map_err(to_py)?;
+            }
             let plan = plan().map_err(to_py)?;
-            return counter.run_plan(&plan).map(counted).map_err(to_py);
+            let selection = select(&plan, request.units.as_deref()).map_err(to_py)?;
+            return runner.count(&plan, &selection).map(counted).map_err(to_py);
         }
         Files::Checkpoint(path) => (path.clone(), None, Duration::ZERO),
         Files::Shard { shard, out_dir } => {
@@ -319,24 +281,26 @@ fn count_with_files(
         Some((plan, prepared)) => (plan, Some(prepared)),
         None => (plan().map_err(to_py)?, None),
     };
-    let selection = match (&prepared, &request.units) {
-        (Some(prepared), _) => plan.select(&prepared.units),
-        (None, Some(units)) => plan.select(units),
-        (None, None) => Ok(plan.select_all()),
-    }
-    .map_err(to_py)?;
     let ids = prepared
         .as_ref()
         .map(|p| p.units.as_slice())
         .or(request.units.as_deref());
+    let selection = select(&plan, ids).map_err(to_py)?;
     let lock = LockWait::up_to(wait).cancel(cancel);
     let journal = Journal::open(&path, &plan, ids, lock).map_err(journal_error)?;
-    let mut run = Run::new(&plan, selection).counter(*counter);
-    run = run.journal(&journal);
+    let mut runner = runner.journal(&journal);
     if let Some(prepared) = &prepared {
-        run = run.shard(prepared);
+        runner = runner.shard(prepared);
     }
-    run.count().map(counted).map_err(to_py)
+    runner.count(&plan, &selection).map(counted).map_err(to_py)
+}
+
+/// The units `ids` of `plan` (`None`: all of them).
+fn select(plan: &Plan, ids: Option<&[u32]>) -> Result<queens::Selection, queens::Error> {
+    match ids {
+        Some(ids) => plan.select(ids),
+        None => Ok(plan.select_all()),
+    }
 }
 
 /// A journal that cannot be used, as Python's exception: busy or damaged

@@ -8,17 +8,17 @@
 //! - [`Engine::Join`] pairs left and right half-boards (Kluev's quadrant
 //!   join), one unit per row set, with the board's symmetries (n = 4..=28).
 //!
-//! A plan is defined by its [`Shape`] (n, engine, split) and runs as a
-//! [`Config`] says. It runs on an [`Executor`]: the CPU (a rayon pool) or, for the
-//! mirror engine's backtracking plans, an NVIDIA GPU (the `gpu` feature).
-//! The executor is not part of the plan: a GPU run and a CPU run of one
-//! plan share its hash, its journal and its shards.
+//! A plan says what is counted: its [`Shape`] (n, engine, split) and its
+//! [`Config`] (memory limit, options). A [`Runner`] says where and how it
+//! runs: threads or a pool, an [`Executor`] (the CPU, or for the
+//! backtracking engines' plans an NVIDIA GPU, the `gpu` feature), an
+//! [`Observer`], a stop flag, a journal and a shard. The runner is no part
+//! of the plan: a GPU run and a CPU run of one plan share its hash, its
+//! journal and its shards.
 //!
 //! [`Engine::best_for`] picks the faster engine for `n`; each is the
-//! other's [`second_opinion`](Engine::second_opinion). [`count`] is the one call;
-//! [`Counter`] is the builder for the rest (engine, executor, threads, a
-//! pool to share, [`Options`], an observer, a subset of units, a cancel
-//! flag).
+//! other's [`second_opinion`](Engine::second_opinion). [`count`] is the
+//! one call; [`Counter`] builds a plan and a runner in one line.
 
 mod completion;
 pub(crate) mod constellations;
@@ -31,18 +31,21 @@ mod options;
 pub(crate) mod pieces;
 pub(crate) mod plan;
 mod run;
+mod runner;
+mod selection;
 
 use std::fmt;
-use std::num::NonZeroUsize;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-pub use self::counter::{Count, Counter};
+pub use self::counter::Counter;
 pub use self::gpu::{GPU_EXECUTOR, find_gpu};
 pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
 pub use self::options::{GpuOptions, Options, Simd};
 pub use self::plan::{Impossible, Plan, PlanHash, Unit};
-pub use self::run::{Flow, Observer, UnitDone, thread_pool};
+pub use self::run::{Observer, UnitDone, thread_pool};
+pub use self::runner::{Count, Runner};
+pub use self::selection::{Selection, sample_units};
 use crate::Error;
 
 /// A counting engine.
@@ -147,9 +150,9 @@ impl FromStr for Engine {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Executor {
-    /// The CPU: rayon's global pool, a pool of [`Config::threads`], the
+    /// The CPU: rayon's current pool, a pool of [`Runner::threads`], the
     /// calling thread (one thread), or the caller's pool
-    /// ([`Counter::pool`]).
+    /// ([`Runner::pool`]).
     #[default]
     Cpu,
     /// The first NVIDIA GPU (a build with the `gpu` feature), for the
@@ -197,9 +200,9 @@ impl Executor {
 
 /// What defines a plan: the board size, the engine, and the mirror
 /// engine's split (how many rows its units fix). Two plans of one shape
-/// are the same plan, with one hash, journal and shards; how a plan runs
-/// (threads or a pool, the executor, the options, a memory limit) is a
-/// [`Config`], never part of the shape.
+/// are the same plan, with one hash, journal and shards; what the plan
+/// needs of the machine (the options, a memory limit) is its [`Config`],
+/// and where it runs its [`Runner`]'s, neither part of the shape.
 ///
 /// ```
 /// use queens::{Config, Engine, Plan, Shape};
@@ -236,51 +239,80 @@ impl Shape {
             split_depth,
         }
     }
+
+    /// The shape of a count of the `n`-board with `engine`, split on
+    /// `split_depth` rows where given; else, for a shard of a run
+    /// (`sharded`), the mirror engine's units fix
+    /// [`shard::SPLIT_DEPTH`](crate::shard::SPLIT_DEPTH) rows, small
+    /// enough to spread over many machines. The one rule that every front
+    /// end follows, since it decides the plan's hash: the command line's
+    /// and the Python package's shards of one run merge.
+    ///
+    /// ```
+    /// use queens::{Engine, Shape};
+    ///
+    /// let shard = Shape::of_count(16, Engine::Mirror, None, true);
+    /// assert_eq!(shard.split_depth, Some(queens::shard::SPLIT_DEPTH));
+    /// assert_eq!(Shape::of_count(16, Engine::Join, None, true).split_depth, None);
+    /// assert_eq!(Shape::of_count(16, Engine::Mirror, Some(2), true).split_depth, Some(2));
+    /// ```
+    #[must_use]
+    pub fn of_count(n: u32, engine: Engine, split_depth: Option<u32>, sharded: bool) -> Self {
+        let shard_split =
+            (sharded && engine == Engine::Mirror).then_some(crate::shard::SPLIT_DEPTH);
+        Self::new(n, engine, split_depth.or(shard_split))
+    }
 }
 
-/// How to run a count: where, on how many threads, the memory it may
-/// take, and the hardware [`Options`]; none of it changes the plan (that
-/// is its [`Shape`]). `Config::default()` uses the CPU's every core, sets
-/// no limit and takes the default options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+impl Engine {
+    /// The engine a count of the `n`-board uses: for a problem's
+    /// completions the mirror engine, the one that takes given queens and
+    /// blocked squares ([`Plan::for_problem`]); else the engine `named`,
+    /// else the `executor`'s [choice](Executor::engine_for). The one rule
+    /// that every front end follows, since it decides the plan's hash.
+    ///
+    /// ```
+    /// use queens::{Engine, Executor, Problem, Square};
+    ///
+    /// let corner = Problem::new(8, [Square::new(0, 0)], [])?;
+    /// assert_eq!(Engine::for_count(8, None, Executor::Cpu, Some(&corner)), Engine::Mirror);
+    /// assert_eq!(Engine::for_count(14, None, Executor::Cpu, None), Engine::Join);
+    /// # Ok::<(), queens::Error>(())
+    /// ```
+    #[must_use]
+    pub fn for_count(
+        n: u32,
+        named: Option<Engine>,
+        executor: Executor,
+        problem: Option<&crate::Problem>,
+    ) -> Self {
+        match (problem, named) {
+            (Some(_), _) => Self::Mirror,
+            (None, Some(engine)) => engine,
+            (None, None) => executor.engine_for(n),
+        }
+    }
+}
+
+/// What a plan needs of the machine it counts on: the memory it may take
+/// and how its units may use the hardware. A plan keeps its config
+/// ([`Plan::config`]): neither changes the plan's units or hash, and
+/// where and on how many threads its units run is the [`Runner`]'s.
+/// `Config::default()` sets no memory limit and takes the default options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Config {
-    /// Threads; `None` means rayon's default (the `RAYON_NUM_THREADS`
-    /// variable, else one per logical CPU).
-    pub threads: Option<NonZeroUsize>,
     /// The memory this machine has available, in bytes: a plan or a count
     /// estimated to need more is refused with [`Error::Memory`] before it
     /// allocates (see [`Plan::memory_estimate`]). `None`: no check. The
-    /// library never looks at the machine; the CLI reads what it has.
+    /// library never looks at the machine: each front end fills it (the
+    /// CLI and the Python package read what the machine has).
     pub memory_limit: Option<u64>,
-    /// Where the units run.
-    pub executor: Executor,
     /// How the count may use the hardware (SIMD loops, the GPU's cut).
     pub options: Options,
 }
 
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            threads: None,
-            memory_limit: None,
-            executor: Executor::Cpu,
-            options: Options::default(),
-        }
-    }
-}
-
 impl Config {
-    /// The default configuration with exactly `threads` threads (0: the
-    /// default).
-    #[must_use]
-    pub fn with_threads(threads: usize) -> Self {
-        Self {
-            threads: NonZeroUsize::new(threads),
-            ..Self::default()
-        }
-    }
-
     /// This configuration refusing plans and counts that need more than
     /// `bytes` (`None`: no limit).
     #[must_use]
@@ -289,12 +321,6 @@ impl Config {
             memory_limit: bytes,
             ..self
         }
-    }
-
-    /// This configuration running its units on `executor`.
-    #[must_use]
-    pub fn with_executor(self, executor: Executor) -> Self {
-        Self { executor, ..self }
     }
 
     /// This configuration with `options`.
@@ -327,35 +353,30 @@ mod tests {
     use super::*;
     use crate::count::plan::Planner;
     use crate::cpu::Features;
+    use std::num::NonZeroUsize;
     use std::sync::atomic::AtomicBool;
 
-    /// A count cancelled before it starts counts nothing: the join gives
-    /// up its plan, the backtracking engines start no unit.
+    /// A count stopped before it starts counts nothing, and says so by
+    /// being unfinished: the plan is built whole, no unit starts.
     #[test]
-    fn a_cancel_set_at_the_start_counts_nothing() {
+    fn a_stop_set_at_the_start_counts_nothing() {
         let stop = AtomicBool::new(true);
-        let join = Counter::new(16).engine(Engine::Join).cancel(&stop).run();
-        assert_eq!(join, Err(Error::Cancelled));
-        for engine in [Engine::Mirror, Engine::Constellations] {
-            let count = Counter::new(18).engine(engine).cancel(&stop).run().unwrap();
+        for engine in Engine::ALL {
+            let count = Counter::new(16).engine(engine).cancel(&stop).run().unwrap();
             assert_eq!((count.units, count.solutions), (0, 0), "{engine}");
-            assert!(count.plan_units > 0 && !count.is_complete());
+            assert!(count.plan_units > 0 && !count.is_finished());
         }
     }
 
     /// Every unit of the plan of `planner`, counted on two threads.
     fn unit_counts(n: u32, planner: Planner, simd: Simd) -> Vec<(u32, u128)> {
         let options = Options::default().with_simd(simd);
-        let config = Config::with_threads(2).with_options(options);
-        let plan = Plan::new_unless(n, planner, None, &config, &|| false)
-            .unwrap()
-            .unwrap();
+        let config = Config::default().with_options(options);
+        let plan = Plan::build(n, planner, None, &config).unwrap();
         let portable = simd == Simd::PORTABLE;
         assert!(!portable || plan.features() == Features::PORTABLE);
-        let count = Counter::new(n)
-            .engine(plan.engine())
-            .threads(2)
-            .run_plan(&plan);
+        let two = NonZeroUsize::new(2).unwrap();
+        let count = Runner::new().threads(two).count(&plan, &plan.select_all());
         let count = count.unwrap();
         assert_eq!(
             Some(count.solutions),
@@ -388,46 +409,57 @@ mod tests {
         }
     }
 
-    /// See: issue 22 (`Counter::new(n).run_plan(&plan)` ignored `n`).
+    /// See: issues 22 and 34 (`Counter::run_plan` ignored the counter's
+    /// `n`, then its options). A counter given a plan counts it only
+    /// where it describes it: what it names must be the plan's, what it
+    /// leaves out is taken from the plan.
     #[test]
-    fn a_plan_for_another_count_is_refused() {
+    fn a_counter_counts_only_the_plan_it_describes() {
         let plan = Plan::new(Shape::new(10, Engine::Mirror, None), &Config::default()).unwrap();
-        for counter in [Counter::new(11), Counter::new(10).engine(Engine::Join)] {
-            let err = counter.run_plan(&plan).unwrap_err();
-            assert!(matches!(err, Error::OtherPlan { plan_n: 10, .. }), "{err}");
-        }
-        assert_eq!(Counter::new(10).run_plan(&plan).unwrap().solutions, 724);
-    }
-
-    /// See: issue 34 (`run_plan` ignored the counter's options, and
-    /// `threads` was ignored once a pool was given). Options other than
-    /// the plan's are refused, the same or none are not; the last of
-    /// `threads` and `pool` decides where the units run.
-    #[test]
-    fn no_setting_of_a_counter_is_ignored() {
+        let board = Counter::new(11).run_plan(&plan).unwrap_err();
+        assert!(
+            matches!(board, Error::OtherPlan { what: "board", .. }),
+            "{board}"
+        );
+        let engine = Counter::new(10).engine(Engine::Join).run_plan(&plan);
+        assert!(matches!(
+            engine,
+            Err(Error::OtherPlan { what: "engine", .. })
+        ));
         let portable = Options::default().with_simd(Simd::PORTABLE);
-        let plan = Plan::new(Shape::new(10, Engine::Mirror, None), &Config::default()).unwrap();
-        let other = Counter::new(10).options(portable).run_plan(&plan);
-        assert_eq!(other, Err(Error::OtherOptions));
+        let options = Counter::new(10).options(portable).run_plan(&plan);
+        assert!(matches!(
+            options,
+            Err(Error::OtherPlan { what: "config", .. })
+        ));
+        let limit = Config::default().with_memory_limit(Some(1 << 40));
+        let limited = Counter::new(10).config(&limit).run_plan(&plan);
+        assert!(matches!(
+            limited,
+            Err(Error::OtherPlan { what: "config", .. })
+        ));
+        assert_eq!(Counter::new(10).run_plan(&plan).unwrap().solutions, 724);
         let config = Config::default().with_options(portable);
-        let other = Counter::new(10).config(&config).run_plan(&plan);
-        assert_eq!(other, Err(Error::OtherOptions));
         let same = Plan::new(Shape::new(10, Engine::Mirror, None), &config).unwrap();
         for counter in [Counter::new(10), Counter::new(10).options(portable)] {
             assert_eq!(counter.run_plan(&same).unwrap().solutions, 724);
         }
+    }
+
+    /// Where the units run is one setting: the last of `threads` and
+    /// `pool` decides; threads are counted from one, never 0 for "the
+    /// default".
+    #[test]
+    fn the_last_of_threads_and_pool_decides() {
         let pool = thread_pool(NonZeroUsize::new(3)).unwrap();
         let on_pool = Counter::new(10).threads(2).pool(&pool).run().unwrap();
         assert_eq!(on_pool.threads, 3);
         let on_one = Counter::new(10).pool(&pool).threads(1).run().unwrap();
         assert_eq!(on_one.threads, 1);
-        let from_config = Counter::new(10)
-            .pool(&pool)
-            .config(&Config::with_threads(1));
-        assert_eq!(from_config.run().unwrap().threads, 1);
-        let units = Counter::new(10).engine(Engine::Mirror).units(&[0]);
-        let run = crate::Run::new(&plan, plan.select_all()).counter(units);
-        assert_eq!(run.count(), Err(Error::RunUnits));
+        assert_eq!(Counter::new(10).threads(0).run(), Err(Error::Threads(0)));
+        let plan = Plan::new(Shape::new(10, Engine::Mirror, None), &Config::default()).unwrap();
+        let runner = Runner::new().threads(NonZeroUsize::MIN).pool(&pool);
+        assert_eq!(runner.count(&plan, &plan.select_all()).unwrap().threads, 3);
     }
 
     /// See: issue 34 (the split was a `Config` setting, ignored by the
@@ -464,17 +496,44 @@ mod tests {
             Err(Error::SplitDepth { depth: 7, .. })
         ));
         let other = Counter::new(10).split_depth(2).run_plan(&plan);
-        assert_eq!(
-            other,
-            Err(Error::OtherSplit {
-                split: 2,
-                plan_split: 3
-            })
-        );
+        assert!(matches!(other, Err(Error::OtherPlan { what: "split", .. })));
         let same = Counter::new(10).engine(Engine::Mirror).split_depth(3);
         assert_eq!(same.shape(), three);
         assert_eq!(same.run_plan(&plan).unwrap().solutions, 724);
         assert_eq!(same.run().unwrap().plan, plan.hash());
+    }
+
+    /// The policies that decide a plan's hash, once for every front end:
+    /// a problem is counted by the mirror engine, whatever is named; a
+    /// shard of the mirror engine splits on `shard::SPLIT_DEPTH` rows
+    /// unless told, the other engines' shards have no split.
+    #[test]
+    fn the_shape_of_a_count_is_decided_once() {
+        let corner = crate::Problem::new(8, [crate::Square::new(0, 0)], []).unwrap();
+        for named in [None, Some(Engine::Mirror)] {
+            let engine = Engine::for_count(8, named, Executor::Cpu, Some(&corner));
+            assert_eq!(engine, Engine::Mirror);
+        }
+        assert_eq!(
+            Engine::for_count(20, None, Executor::Gpu, None),
+            Engine::Constellations
+        );
+        assert_eq!(
+            Engine::for_count(20, Some(Engine::Join), Executor::Cpu, None),
+            Engine::Join
+        );
+        let shard = Shape::of_count(12, Engine::Mirror, None, true);
+        assert_eq!(
+            shard,
+            Shape::new(12, Engine::Mirror, Some(crate::shard::SPLIT_DEPTH))
+        );
+        assert_eq!(
+            Shape::of_count(12, Engine::Mirror, None, false).split_depth,
+            None
+        );
+        for engine in [Engine::Join, Engine::Constellations] {
+            assert_eq!(Shape::of_count(12, engine, None, true).split_depth, None);
+        }
     }
 
     /// The engines parse by name, the join's earlier stages do not (they

@@ -1,7 +1,7 @@
 //! The one runner: counts a subset of a plan's units, largest first, on an
 //! executor (a rayon pool, the calling thread, or a GPU), tells an
 //! [`Observer`] about each finished unit, and stops handing out units
-//! once the caller's cancel flag is set.
+//! once the caller's stop flag is set.
 //!
 //! Both engines, both executors, every CLI command and every library entry
 //! point count through here. It never prints and never decides what to do with a
@@ -20,48 +20,23 @@ use super::plan::{Plan, Scratch};
 use crate::Error;
 use crate::error::MAX_THREADS;
 
-/// Receives each finished work unit, from whichever thread finished it.
+/// Hears of a count's progress, from whichever thread finished a unit.
 ///
 /// Called once per unit, never per solution, so an implementation may take
-/// a lock. `()` is the observer that ignores everything. An observer that
-/// only watches implements [`unit_done`](Self::unit_done); one that may
-/// stop the count, or fail (a journal that cannot sync), implements
-/// [`unit_finished`](Self::unit_finished): as ripgrep's `Sink`, it says
-/// whether to go on, and its error ends the count with that error.
+/// a lock. `()` is the observer that ignores everything. An observer only
+/// watches: one that wants the count to stop sets the runner's
+/// [stop flag](crate::Runner::stop), and what must not be lost (a journal)
+/// is the runner's to keep, before the observer hears of the unit.
 pub trait Observer: Sync {
     /// Called once before any unit runs: how many units will run and the
     /// sum of their costs (past 2^64 from n = 25 on with the join).
     fn start(&self, _units: usize, _total_cost: u128) {}
-    /// Called once for every unit, as it finishes (by the default
-    /// [`unit_finished`](Self::unit_finished)).
+    /// Called once for every unit, as it finishes.
     fn unit_done(&self, _done: &UnitDone) {}
-    /// Called once for every unit, as it finishes: [`Flow::Stop`] hands
-    /// out no more units (the count returns those that finished), an error
-    /// stops it too and the count returns the error. The default calls
-    /// [`unit_done`](Self::unit_done) and goes on.
-    ///
-    /// # Errors
-    /// Whatever the observer cannot do with the unit.
-    fn unit_finished(&self, done: &UnitDone) -> Result<Flow, Error> {
-        self.unit_done(done);
-        Ok(Flow::Continue)
-    }
-}
-
-/// What an [`Observer`] wants after a unit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Flow {
-    /// Go on counting.
-    Continue,
-    /// Hand out no more units: the count ends with those that finished.
-    Stop,
 }
 
 /// An observer that ignores everything.
-impl Observer for () {
-    fn unit_done(&self, _done: &UnitDone) {}
-}
+impl Observer for () {}
 
 /// One finished unit, as an [`Observer`] hears of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +62,7 @@ pub(crate) struct Finished {
 
 /// A pool of `threads` threads (`None`: rayon's default, the
 /// `RAYON_NUM_THREADS` variable, else one per logical CPU), to pass to
-/// [`crate::Counter::pool`] so that many counts share one set of threads.
+/// [`crate::Runner::pool`] so that many counts share one set of threads.
 ///
 /// # Errors
 /// [`Error::Threads`] above 4096 threads, [`Error::Pool`] if the operating
@@ -103,8 +78,9 @@ pub fn thread_pool(threads: Option<NonZeroUsize>) -> Result<ThreadPool, Error> {
         .map_err(Error::Pool)
 }
 
-/// Where the units of one run go: the resolved form of [`super::Executor`].
-pub(crate) enum Runner<'a> {
+/// Where the units of one run go: the resolved form of a
+/// [`crate::Runner`]'s threads and [`super::Executor`].
+pub(crate) enum Target<'a> {
     /// A rayon pool: the caller's, else one of `threads` threads (inline on
     /// the calling thread for one, rayon's global pool for `None`).
     Cpu {
@@ -115,36 +91,43 @@ pub(crate) enum Runner<'a> {
     Gpu(&'a Gpu),
 }
 
+/// What the runner does with each finished unit before the observer hears
+/// of it: keep it (a journal's append), which may fail and then stops the
+/// count with that error.
+pub(crate) type Keep<'a> = &'a (dyn Fn(&UnitDone) -> Result<(), Error> + Sync);
+
 /// Counts the units `ids` of `plan` (each in the plan, none twice: the
-/// caller checked), largest cost first, on `runner`.
+/// caller checked), largest cost first, on `target`.
 ///
 /// The one loop every count goes through: it tells the observer how much
 /// will run, hands the units out (one at a time to the CPU's threads, a
-/// batch at a time to the GPU), checks `cancel` before each, and reports
-/// each finished unit. Once `cancel` is set nothing new starts, and the
-/// backtracking engines' units under way stop at their next piece
-/// ([`super::pieces`]) and count nothing; the join's finish.
+/// batch at a time to the GPU), checks `stop` before each, and has each
+/// finished unit kept, then reported. Once `stop` is set, or keeping a
+/// unit failed, nothing new starts, and the backtracking engines' units
+/// under way stop at their next piece ([`super::pieces`]) and count
+/// nothing; the join's finish.
 pub(crate) fn run(
     plan: &Plan,
     ids: &[u32],
-    runner: &Runner<'_>,
+    target: &Target<'_>,
+    keep: Keep<'_>,
     observer: &dyn Observer,
-    cancel: Option<&AtomicBool>,
+    stop: Option<&AtomicBool>,
 ) -> Result<Finished, Error> {
-    // Set when the observer says stop or fails; `failed` keeps its first
-    // error, which the count returns.
+    // Set when keeping a unit fails; `failed` keeps the first error,
+    // which the count returns.
     let halt = AtomicBool::new(false);
     let failed: Mutex<Option<Error>> = Mutex::new(None);
     let cancelled =
-        || halt.load(Ordering::Relaxed) || cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-    // A cancel heard while the plan was built: the join's tables (seconds
+        || halt.load(Ordering::Relaxed) || stop.is_some_and(|c| c.load(Ordering::Relaxed));
+    // A stop heard while the plan was built: the join's tables (seconds
     // at n = 23) are not built for nothing.
     if cancelled() {
-        let threads = match *runner {
-            Runner::Cpu {
+        let threads = match *target {
+            Target::Cpu {
                 pool: Some(pool), ..
             } => pool.current_num_threads(),
-            Runner::Cpu {
+            Target::Cpu {
                 threads: Some(threads),
                 ..
             } => threads.get(),
@@ -167,15 +150,14 @@ pub(crate) fn run(
     );
 
     let done = |id: u32, solutions: u128, elapsed: Duration| -> (u32, u128) {
-        let heard = observer.unit_finished(&UnitDone {
+        let done = UnitDone {
             id,
             solutions,
             cost: plan.cost_of(id),
             elapsed,
-        });
-        match heard {
-            Ok(Flow::Continue) => {}
-            Ok(Flow::Stop) => halt.store(true, Ordering::Relaxed),
+        };
+        match keep(&done) {
+            Ok(()) => observer.unit_done(&done),
             Err(e) => {
                 halt.store(true, Ordering::Relaxed);
                 failed
@@ -186,9 +168,9 @@ pub(crate) fn run(
         }
         (id, solutions)
     };
-    let (mut counts, threads) = match *runner {
-        Runner::Cpu { pool, threads } => on_cpu(plan, &order, pool, threads, &cancelled, &done)?,
-        Runner::Gpu(gpu) => (
+    let (mut counts, threads) = match *target {
+        Target::Cpu { pool, threads } => on_cpu(plan, &order, pool, threads, &cancelled, &done)?,
+        Target::Gpu(gpu) => (
             on_gpu(plan, &order, gpu, &cancelled, &done)?,
             rayon::current_num_threads(),
         ),

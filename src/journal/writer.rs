@@ -1,5 +1,5 @@
 //! The journal on disk (feature `files`, Unix): opened, locked, appended
-//! to and synced while a [`crate::Run`] counts.
+//! to and synced while a [`crate::Runner`] counts.
 //!
 //! Every unit's record is copied, the moment the unit finishes, into a
 //! shared memory map of the file, at a place its thread reserved with one
@@ -38,7 +38,7 @@ use memmap2::MmapRaw;
 
 use super::{Damage, Header, MAX_HEADER, MAX_RECORD, Refusal, Replay, max_len};
 use crate::files::{self, sync_folder};
-use crate::{Error, Flow, Observer, Plan, UnitDone};
+use crate::{Error, Plan, UnitDone};
 
 /// The longest a finished unit waits in the page cache before it is
 /// synced to the disk.
@@ -285,7 +285,7 @@ impl Journal {
     }
 
     /// The units it held when opened, `(id, count)` in id order: a
-    /// [`crate::Run`] with this journal does not count them again.
+    /// [`crate::Runner`] with this journal does not count them again.
     #[must_use]
     pub fn done(&self) -> &[(u32, u128)] {
         &self.done
@@ -325,7 +325,7 @@ impl Journal {
     }
 
     /// Syncs every record and cuts the unused room off, for good: no
-    /// unit reported to it afterwards is recorded. A [`crate::Run`] calls
+    /// unit reported to it afterwards is recorded. A [`crate::Runner`] calls
     /// it when every unit is counted.
     ///
     /// # Errors
@@ -440,12 +440,12 @@ impl Journal {
     }
 }
 
-/// Each finished unit's record into the journal; a failed sync stops the
-/// run with its error, and the next run recounts what the journal lacks.
-impl Observer for Journal {
-    fn unit_finished(&self, done: &UnitDone) -> Result<Flow, Error> {
-        self.append(done.id, done.solutions)?;
-        Ok(Flow::Continue)
+impl Journal {
+    /// A finished unit's record into the journal, as the
+    /// [`Runner`](crate::Runner) keeps it: a failed sync stops the run
+    /// with its error, and the next run recounts what the journal lacks.
+    pub(crate) fn keep(&self, done: &UnitDone) -> Result<(), Error> {
+        self.append(done.id, done.solutions)
     }
 }
 

@@ -123,7 +123,7 @@ pub fn small_tmpfs() -> tempfile::TempDir {
 }
 
 /// The mirror engine's count of `n` on the calling thread, with `config`'s
-/// split and options, each unit told to `observer`.
+/// options, each unit told to `observer`.
 pub fn serial(
     n: u32,
     config: &queens::Config,
@@ -132,14 +132,16 @@ pub fn serial(
     mirror(n, config, observer).threads(1).run()
 }
 
-/// The mirror engine's count of `n` on `config`'s threads (rayon's global
-/// pool when it names none), each unit told to `observer`.
+/// The mirror engine's count of `n` on `threads` threads, each unit told
+/// to `observer`.
 pub fn parallel(
     n: u32,
-    config: &queens::Config,
+    threads: usize,
     observer: &dyn queens::Observer,
 ) -> Result<queens::Count, queens::Error> {
-    mirror(n, config, observer).run()
+    mirror(n, &queens::Config::default(), observer)
+        .threads(threads)
+        .run()
 }
 
 fn mirror<'a>(

@@ -62,7 +62,7 @@ fn count(request: &Request) -> anyhow::Result<ExitCode> {
             (_, task) => unreachable!("a shard task counts or is done: {task:?}"),
         }
     }
-    let pool = queens::thread_pool(request.config.threads)?;
+    let pool = queens::thread_pool(request.threads)?;
     signals::install().context("catching Ctrl-C and SIGTERM")?;
     let mut ready = None;
     if let Method::Engine(engine) = method {

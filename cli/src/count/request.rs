@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use queens::shard::{Prepared, ShardFile, ShardId};
-use queens::{Algorithm, Config, Engine, Executor, Problem, Shape};
+use queens::{Algorithm, Config, Engine, Executor, Problem, Runner, Shape};
+use rayon::ThreadPool;
 
 use super::args::CountArgs;
 use super::records::{Style, count_table};
@@ -33,10 +34,13 @@ pub(super) enum Method {
 pub(super) struct Request {
     /// Each board size to count, in order, with the method that counts it.
     pub(super) sizes: Vec<(u32, Method)>,
-    /// Threads, memory limit, executor and the environment's options.
+    /// The plans' memory limit and the environment's options.
     pub(super) config: Config,
-    /// `--split-depth`, or for a shard the split its files are written
-    /// with: the mirror engine's (see [`Self::shape`]).
+    /// `-j`: the count's threads (`None`: every core).
+    pub(super) threads: Option<NonZeroUsize>,
+    /// `--gpu`: where the units run.
+    pub(super) executor: Executor,
+    /// `--split-depth` (see [`Self::shape`]).
     pub(super) split_depth: Option<u32>,
     pub(super) style: Style,
     /// `-q`: no progress bar, no warnings or notes on stderr.
@@ -75,9 +79,11 @@ impl Request {
             false => None,
         }
         .filter(|problem| !problem.is_empty_board());
-        let sizes: Vec<(u32, Method)> = match problem {
-            // A problem is counted by the one engine that takes one.
-            Some(_) => vec![(first, Method::Engine(Engine::Mirror))],
+        let sizes: Vec<(u32, Method)> = match &problem {
+            Some(problem) => {
+                let engine = Engine::for_count(first, args.engine, Executor::Cpu, Some(problem));
+                vec![(first, Method::Engine(engine))]
+            }
             None => (first..=last).map(|n| (n, args.method(n))).collect(),
         };
         // See: issue 47, item 4 (a problem's split was refused as if the
@@ -121,24 +127,23 @@ impl Request {
                 unique: args.unique,
             }
         };
-        let split_depth = args
-            .split_depth
-            .or(shard.is_some().then_some(queens::shard::SPLIT_DEPTH));
-        let config = Config::with_threads(threads.map_or(0, NonZeroUsize::get))
+        let config = Config::default()
             .with_memory_limit(crate::memory::available()?)
-            .with_executor(if args.gpu {
-                Executor::Gpu
-            } else {
-                Executor::Cpu
-            })
             .with_options(crate::options::from_env()?);
+        let executor = if args.gpu {
+            Executor::Gpu
+        } else {
+            Executor::Cpu
+        };
         let wait = args
             .lock_wait
             .unwrap_or(if shard.is_some() { SHARD_LOCK_WAIT } else { 0 });
         Ok(Self {
             sizes,
             config,
-            split_depth,
+            threads,
+            executor,
+            split_depth: args.split_depth,
             style,
             quiet: args.quiet,
             units: args.units.clone().map(|UnitList(ids)| ids),
@@ -153,12 +158,16 @@ impl Request {
         })
     }
 
-    /// The shape of the plan of `engine` for `n`: with the request's
-    /// split where the engine has one (`--split-depth` is refused for
-    /// counts of the others; a shard of those has none).
+    /// The shape of the plan of `engine` for `n`: `--split-depth`
+    /// (refused for counts by the engines without a split), or a shard's,
+    /// as the library shapes a count.
     pub(super) fn shape(&self, n: u32, engine: Engine) -> Shape {
-        let split = self.split_depth.filter(|_| engine == Engine::Mirror);
-        Shape::new(n, engine, split)
+        Shape::of_count(n, engine, self.split_depth, self.shard.is_some())
+    }
+
+    /// Where the units run: on `pool`, on the request's executor.
+    pub(super) fn runner<'a>(&self, pool: &'a ThreadPool) -> Runner<'a> {
+        Runner::new().pool(pool).executor(self.executor)
     }
 
     /// The report on stdout, its table's header kept until the first record
@@ -184,7 +193,7 @@ impl Request {
 
     /// Whether the units run on the GPU (`--gpu`).
     pub(super) fn gpu(&self) -> bool {
-        matches!(self.config.executor, Executor::Gpu)
+        matches!(self.executor, Executor::Gpu)
     }
 }
 
@@ -290,8 +299,14 @@ impl CountArgs {
         match (self.algorithm, self.engine) {
             (Some(a), _) => Method::Ladder(a),
             (None, Some(e)) => Method::Engine(e),
-            (None, None) if self.gpu => Method::Engine(queens::Executor::Gpu.engine_for(n)),
-            (None, None) => Method::Engine(Engine::best_for(n)),
+            (None, None) => {
+                let executor = if self.gpu {
+                    Executor::Gpu
+                } else {
+                    Executor::Cpu
+                };
+                Method::Engine(Engine::for_count(n, None, executor, None))
+            }
         }
     }
 

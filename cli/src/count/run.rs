@@ -1,7 +1,7 @@
 //! Running a plan of an engine: the plan built once its memory is
 //! checked, the units asked for selected and the journal opened
-//! ([`Ready`]), then counted by the library's [`Run`] with the progress
-//! bar, the journal and the shard's result wired in.
+//! ([`Ready`]), then counted by the library's [`Runner`] with the
+//! progress bar, the journal and the shard's result wired in.
 
 use std::io::{self, IsTerminal};
 use std::time::Instant;
@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 use queens::journal::Journal;
 use queens::shard::Prepared;
-use queens::{Config, Count, Counter, Engine, Plan, Problem, Run, Selection, Shape, known};
+use queens::{Config, Count, Engine, Plan, Problem, Runner, Selection, Shape, known};
 use rayon::ThreadPool;
 
 use super::records::Style;
@@ -43,19 +43,12 @@ impl Request {
     /// only after them), and announced on stderr when it takes seconds.
     pub(super) fn plan(&self, n: u32, engine: Engine, pool: &ThreadPool) -> anyhow::Result<Plan> {
         let shape = self.shape(n, engine);
-        let mut counter = Counter::new(n)
-            .engine(engine)
-            .config(&self.config)
-            .pool(pool);
-        if let Some(rows) = shape.split_depth {
-            counter = counter.split_depth(rows);
-        }
+        let units = self.units.as_deref().map(<[u32]>::len);
         // A problem's plan is smaller than the empty board's, which the
         // floor is of; it checks its own memory as it is built.
-        let floor = match (&self.units, &self.problem) {
-            (_, Some(_)) => Ok(()),
-            (Some(ids), None) => counter.units(ids).fits_unplanned(),
-            (None, None) => counter.fits_unplanned(),
+        let floor = match &self.problem {
+            Some(_) => Ok(()),
+            None => (self.runner(pool)).fits_unplanned(shape, &self.config, units),
         };
         // Anything else wrong with the plan is said as the plan says it.
         if let Err(refused @ queens::Error::Memory { .. }) = floor {
@@ -89,10 +82,7 @@ impl Request {
         pool: &ThreadPool,
         began: Instant,
     ) -> anyhow::Result<Ready> {
-        Counter::new(plan.n())
-            .config(&self.config)
-            .pool(pool)
-            .fits(&plan)?;
+        self.runner(pool).fits(&plan, plan.len())?;
         let ids = (self.units.as_deref()).or(shard.map(|s| s.units.as_slice()));
         let job = match ids {
             Some(ids) => plan.select(ids).map_err(|e| unit_refusal(&plan, &e))?,
@@ -158,7 +148,7 @@ impl Request {
 
     /// Counts what `job` has left of `plan` after what the journal holds,
     /// saving each unit to the journal as it finishes, and writes the
-    /// shard's result: the library's [`Run`]. On a signal, says what was
+    /// shard's result: the library's [`Runner`]. On a signal, says what was
     /// saved and how to resume.
     pub(super) fn count_plan(
         &self,
@@ -171,7 +161,7 @@ impl Request {
     ) -> anyhow::Result<(Count, Option<String>)> {
         // What the journal holds, as the run will resume it.
         let left = match journal {
-            Some(journal) => job.clone().resume(journal.done().iter().copied()),
+            Some(journal) => Runner::new().journal(journal).resumed(&job),
             None => job.clone(),
         };
         let threads = pool.current_num_threads();
@@ -184,22 +174,19 @@ impl Request {
             progress = progress.resumed(resumed.len(), cost.sum(), solutions, journal.path());
         }
         let progress = &progress;
-        let counter = Counter::new(plan.n())
-            .config(&self.config)
-            .pool(pool)
+        let mut runner = (self.runner(pool))
             .observer(progress)
-            .cancel(signals::stop_flag());
-        let asked = job.len();
-        let resumed = left.resumed().len();
-        let mut run = Run::new(plan, job).counter(counter);
+            .stop(signals::stop_flag());
         if let Some(journal) = journal {
-            run = run.journal(journal);
+            runner = runner.journal(journal);
         }
         if let Some(shard) = shard {
-            run = run.shard(shard);
+            runner = runner.shard(shard);
         }
+        let asked = job.len();
+        let resumed = left.resumed().len();
         let count = signals::wait(
-            || run.count(),
+            || runner.count(plan, &job),
             || progress.finish(),
             || {
                 // Units still running may finish while the process exits:

@@ -3,11 +3,12 @@
 //! `--unique` against OEIS A002562 and `--cross-check` with a second,
 //! independent engine.
 
+use std::num::NonZeroUsize;
 use std::time::Instant;
 
 use anyhow::Context;
 use queens::shard::Prepared;
-use queens::{Algorithm, Counter, Engine, Executor, Plan, count_with, known};
+use queens::{Algorithm, Counter, Engine, Plan, Runner, count_with, known};
 use rayon::ThreadPool;
 
 use super::records::{CountRecord, CrossCheck, UniqueRecord, bare_record, engine_record};
@@ -100,12 +101,9 @@ impl Request {
         pool: &ThreadPool,
         began: Instant,
     ) -> anyhow::Result<CountRecord> {
-        let (counter, threads) = match algorithm {
-            Algorithm::Parallel => (
-                Counter::new(n).config(&self.config).pool(pool),
-                pool.current_num_threads(),
-            ),
-            Algorithm::Bitmask => (Counter::new(n).config(&self.config).threads(1), 1),
+        let (runner, threads) = match algorithm {
+            Algorithm::Parallel => (Runner::new().pool(pool), pool.current_num_threads()),
+            Algorithm::Bitmask => (Runner::new().threads(NonZeroUsize::MIN), 1),
             slow => {
                 let counted = || count_with(slow, n, &self.config);
                 let solutions = signals::wait(counted, || {}, || quit(n))?;
@@ -117,11 +115,7 @@ impl Request {
         let all: Vec<u32> = (0..plan.len() as u32).collect();
         let progress = self.progress(&plan, &all, threads, began, false);
         let count = signals::wait(
-            || {
-                (counter.engine(Engine::Mirror))
-                    .observer(&progress)
-                    .run_plan(&plan)
-            },
+            || runner.observer(&progress).count(&plan, &plan.select_all()),
             || progress.finish(),
             || quit(n),
         );
@@ -163,7 +157,6 @@ impl Request {
         let second = Counter::new(n)
             .engine(other)
             .config(&self.config)
-            .executor(Executor::Cpu)
             .pool(pool)
             .run()
             .with_context(|| format!("cross-checking n = {n} with the {other} engine"))?;

@@ -68,7 +68,9 @@ pub(super) struct Tables {
     pub(super) lefts: Option<(QuarterTable, QuarterTable)>,
 }
 
-/// Jobs whose costs are computed between two looks at `stop()`.
+/// Jobs whose costs are computed in one parallel batch: the batch's
+/// results are held at once, so that a plan of millions of jobs does not
+/// hold them all twice.
 const COST_BATCH: usize = 1 << 16;
 
 impl JoinPlan {
@@ -77,21 +79,11 @@ impl JoinPlan {
     ///
     /// # Errors
     /// [`Error::BoardSize`] unless `MIN_JOIN_N <= n <= stage.max_n()`.
-    #[cfg(test)]
-    pub fn new(n: u32, stage: Stage) -> Result<Self, Error> {
-        Ok(Self::new_unless(n, stage, &|| false)?.expect("a plan that never stops is built"))
-    }
-
-    /// [`new`](Self::new), given up (`Ok(None)`) as soon as `stop()` says
-    /// so: listing the jobs takes seconds from n = 23 on, and a cancelled
-    /// count should not wait for it. `stop()` is read once every
-    /// [`COST_BATCH`] jobs. The costs are computed on the current rayon
-    /// pool.
-    pub(crate) fn new_unless(
-        n: u32,
-        stage: Stage,
-        stop: &dyn Fn() -> bool,
-    ) -> Result<Option<Self>, Error> {
+    ///
+    /// Listing the jobs takes seconds from n = 23 on (n = 28: minutes),
+    /// and is not stopped part-way: a plan is whole or not there. The
+    /// costs are computed on the current rayon pool.
+    pub(crate) fn new(n: u32, stage: Stage) -> Result<Self, Error> {
         use rayon::prelude::*;
         if !(MIN_JOIN_N..=stage.max_n()).contains(&n) {
             return Err(Error::board_size(
@@ -105,9 +97,6 @@ impl JoinPlan {
         let odd = (stage == Stage::FixedMiddle && n % 2 == 1).then(|| OddGeometry::new(n));
         let side = side(&geo, odd.as_ref());
         let sizes = GroupSizes::new(side);
-        if stop() {
-            return Ok(None);
-        }
         let mut rows = Vec::with_capacity(job_count(&geo, stage, odd.as_ref()));
         let mut families: Vec<(u32, Kind)> = Vec::new();
         for_each_job(&geo, stage, odd.as_ref(), |set, _, kind| {
@@ -139,9 +128,6 @@ impl JoinPlan {
                 .collect(),
         };
         for (batch, sets) in rows.chunks(COST_BATCH).enumerate() {
-            if stop() {
-                return Ok(None);
-            }
             let first = batch * COST_BATCH;
             let sides: Vec<Result<(u64, u64), usize>> = sets
                 .par_iter()
@@ -185,7 +171,7 @@ impl JoinPlan {
         } else {
             Pieces::PerJob
         };
-        Ok(Some(Self {
+        Ok(Self {
             geo,
             stage,
             odd,
@@ -199,7 +185,7 @@ impl JoinPlan {
             largest,
             largest_right,
             largest_slice,
-        }))
+        })
     }
 
     /// The same plan, its jobs building their own slices even where the

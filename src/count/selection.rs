@@ -1,10 +1,11 @@
 //! What a run of a plan must count, and how its parts make one total.
 //!
-//! A run asks for some units of a [`Plan`] (all of them, a `--units` list,
+//! A run asks for some units of a [`Plan`](crate::Plan) (all of them, a `--units` list,
 //! a shard's share); a journal may already hold some of those from an
 //! earlier, interrupted run. A [`Selection`] is that request resolved once:
-//! the units asked for, checked once when it is made ([`Plan::select`],
-//! [`Plan::select_all`]: the only ways to make one),
+//! the units asked for, checked once when it is made
+//! ([`Plan::select`](crate::Plan::select),
+//! [`Plan::select_all`](crate::Plan::select_all): the only ways to make one),
 //! those resumed with their counts, and those [`left`](Selection::left) to
 //! count. When the counting is done, the resumed and the new counts are
 //! put together, and no total is given as finished unless every unit asked
@@ -16,11 +17,12 @@
 
 use sha2::{Digest, Sha256};
 
-use crate::{Error, Plan};
+use crate::Error;
 
 /// The units of one plan that a run must count: asked for, resumed from a
-/// journal, and left. Made by [`Plan::select`] or [`Plan::select_all`];
-/// counted by a [`crate::Run`].
+/// journal, and left. Made by [`Plan::select`](crate::Plan::select) or
+/// [`Plan::select_all`](crate::Plan::select_all); counted by a
+/// [`crate::Runner`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
     /// The plan's number of units.
@@ -36,31 +38,13 @@ pub struct Selection {
     left: Vec<u32>,
 }
 
-impl Plan {
-    /// The units `ids` of this plan, to count with a [`crate::Counter`] or
-    /// a [`crate::Run`]: the one place where a list of ids is checked.
-    ///
-    /// # Errors
-    /// [`Error::Unit`] for an id the plan does not have,
-    /// [`Error::DuplicateUnit`] for an id given twice.
-    pub fn select(&self, ids: &[u32]) -> Result<Selection, Error> {
-        Selection::units(self, ids)
-    }
-
-    /// Every unit of this plan.
-    #[must_use]
-    pub fn select_all(&self) -> Selection {
-        Selection::whole(self)
-    }
-}
-
 impl Selection {
-    /// Every unit of `plan`.
+    /// Every unit of a plan of `plan_units` units.
     #[must_use]
-    pub(crate) fn whole(plan: &Plan) -> Self {
-        let target: Vec<u32> = (0..plan.len() as u32).collect();
+    pub(crate) fn whole(plan_units: usize) -> Self {
+        let target: Vec<u32> = (0..plan_units as u32).collect();
         Self {
-            plan_units: plan.len(),
+            plan_units,
             left: target.clone(),
             target,
             whole: true,
@@ -68,20 +52,16 @@ impl Selection {
         }
     }
 
-    /// The units `ids` of `plan`, each at most once.
-    ///
-    /// # Errors
-    /// [`Error::Unit`] for an id the plan does not have,
-    /// [`Error::DuplicateUnit`] for an id given twice.
-    pub(crate) fn units(plan: &Plan, ids: &[u32]) -> Result<Self, Error> {
-        plan.check_ids(ids)?;
-        Ok(Self {
-            plan_units: plan.len(),
+    /// The units `ids` of a plan of `plan_units` units, checked by the
+    /// plan ([`Plan::select`](crate::Plan::select)): each in it, none twice.
+    pub(crate) fn units(plan_units: usize, ids: &[u32]) -> Self {
+        Self {
+            plan_units,
             target: ids.to_vec(),
             whole: false,
             resumed: Vec::new(),
             left: ids.to_vec(),
-        })
+        }
     }
 
     /// Takes from `done` (a journal's `(id, count)` records, each unit at
@@ -213,8 +193,7 @@ pub fn sample_units(ids: &[u32], percent: f64, seed: u64, first: &[u32]) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Shape;
-    use crate::{Config, Engine};
+    use crate::{Config, Engine, Plan, Shape};
 
     fn plan() -> Plan {
         Plan::new(Shape::new(10, Engine::Mirror, None), &Config::default()).unwrap()
@@ -223,7 +202,7 @@ mod tests {
     #[test]
     fn a_resumed_job_counts_only_what_is_left() {
         let plan = plan();
-        let job = Selection::units(&plan, &[5, 1, 3]).unwrap();
+        let job = plan.select(&[5, 1, 3]).unwrap();
         // Unit 7 is in the journal but not asked for: ignored.
         let job = job.resume([(3, 30), (7, 70)]);
         assert_eq!(job.left(), [5, 1]);
@@ -236,7 +215,7 @@ mod tests {
     #[test]
     fn a_total_is_only_given_whole() {
         let plan = plan();
-        let job = Selection::whole(&plan).resume([(0, 4)]);
+        let job = plan.select_all().resume([(0, 4)]);
         assert_eq!(job.left().len(), plan.len() - 1);
         let missing_one: Vec<(u32, u128)> = job.left()[1..].iter().map(|&id| (id, 1)).collect();
         assert!(matches!(
@@ -255,11 +234,11 @@ mod tests {
         let plan = plan();
         let past = plan.len() as u32;
         assert!(matches!(
-            Selection::units(&plan, &[0, past]),
+            plan.select(&[0, past]),
             Err(Error::Unit { id, .. }) if id == past
         ));
         assert!(matches!(
-            Selection::units(&plan, &[2, 4, 2]),
+            plan.select(&[2, 4, 2]),
             Err(Error::DuplicateUnit(2))
         ));
     }
