@@ -9,7 +9,9 @@ use std::time::Instant;
 use anyhow::Context;
 use queens::journal::Journal;
 use queens::shard::Prepared;
-use queens::{Config, Count, Counter, Engine, Plan, Problem, Run, Selection, Shape, known};
+use queens::{
+    Config, Count, Counter, Engine, Observer, Plan, Problem, Run, Selection, Shape, known,
+};
 use rayon::ThreadPool;
 
 use super::records::Style;
@@ -184,10 +186,15 @@ impl Request {
             progress = progress.resumed(resumed.len(), cost.sum(), solutions, journal.path());
         }
         let progress = &progress;
+        let kill_hook = journal.and_then(|_| journal::KillAfter::from_env(progress));
+        let observer: &dyn Observer = match &kill_hook {
+            Some(hook) => hook,
+            None => progress,
+        };
         let counter = Counter::new(plan.n())
             .config(&self.config)
             .pool(pool)
-            .observer(progress)
+            .observer(observer)
             .cancel(signals::stop_flag());
         let asked = job.len();
         let resumed = left.resumed().len();
