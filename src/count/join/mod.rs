@@ -8,11 +8,12 @@
 //! diagonals do not meet (see [`matcher`]). One row set is one job: jobs are
 //! independent, have stable ids and a cost estimate known before they run,
 //! and are the join's units in a [`crate::Plan`], run by the same runner as
-//! the backtracking engine's.
+//! the backtracking engines'.
 //!
 //! The method is Evgeny Kluev's quadrant join (EvgenyKluev/N-Queens-Count-Sol),
-//! as restated in `shared/design/quadrant-join.md`; this code is our own.
-//! The stages of that note are kept side by side ([`Stage`]) so that tests
+//! restated in a design note of ours (not in this repository;
+//! docs/how-it-counts.md tells the method); this code is our own. The
+//! stages of that note are kept side by side ([`Stage`]) so that tests
 //! can compare each with the one before.
 //!
 //! This file holds what every part shares: the join's limits, its stages
