@@ -51,7 +51,7 @@ pub(crate) const MAX_JOIN_N: u32 = 28;
 pub(crate) const MAX_WHOLE_N: u32 = 24;
 /// The largest quarter side whose whole tables a plan builds (1.1 GB at
 /// n = 22, side 11); from side 12 on (n = 24, 25: 9.7 and 5.1 GB), each job
-/// builds the slices it reads ([`Pieces::PerJob`]).
+/// builds the slices it reads ([`Pieces::PerJob`](plan::Pieces::PerJob)).
 const MAX_WHOLE_SIDE: u32 = 11;
 
 /// How much of the method to use. The join engine ([`crate::Engine::Join`])

@@ -51,7 +51,7 @@ pub(super) enum Pieces {
     /// one that runs: describing a plan needs only its sizes.
     Whole(OnceLock<Tables>),
     /// Each job builds the four slices it reads (top and bottom rows of
-    /// each half) in its thread's [`Scratch`]: memory bounded by the job,
+    /// each half) in its thread's [`Scratch`](super::Scratch): memory bounded by the job,
     /// not by the board.
     PerJob,
 }
@@ -82,7 +82,7 @@ impl JoinPlan {
         Ok(Self::new_unless(n, stage, &|| false)?.expect("a plan that never stops is built"))
     }
 
-    /// [`new`](Self::new), given up (`Ok(None)`) as soon as `stop()` says
+    /// `new` (the tests'), given up (`Ok(None)`) as soon as `stop()` says
     /// so: listing the jobs takes seconds from n = 23 on, and a cancelled
     /// count should not wait for it. `stop()` is read once every
     /// [`COST_BATCH`] jobs. The costs are computed on the current rayon
