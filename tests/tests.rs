@@ -1,11 +1,10 @@
-//! The integration tests, one module per concept, built as a single test
-//! executable: one target instead of one per file (there are 36) cuts
-//! the tests' link time, and so a rebuild of them, several fold.
+//! The integration tests, one module per concept (39 of them, and
+//! `common`), built as a single test executable: one link instead of one
+//! per file.
 //!
-//! The tests marked `#[ignore = "slow: ..."]` take most of a plain
-//! `cargo test`'s time; `.ci/run` runs them in a step of their own
-//! (`cargo test --test tests -- --ignored slow_`), so the test loop
-//! stays near two minutes on two cores.
+//! Tests marked `#[ignore = "slow ..."]` would take most of a plain
+//! `cargo test`'s time; `.ci/run` runs them, with those that need root,
+//! in its step for ignored tests (`cargo test --test tests -- --ignored`).
 
 /// helpers every test module may use: the slow reference solver, running the binary
 mod common;
