@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """What `--checkpoint` costs: interleaved pairs of the same count with and
-without a journal, for both engines, and the relative overhead as the
-median of the per-pair ratios (the machine's load moves both runs of a pair
-alike). Every run's count is checked against OEIS A000170.
+without a journal, for the join and mirror engines, and the relative
+overhead as the median of the per-pair ratios (the machine's load moves both
+runs of a pair alike). Every run's count is checked against OEIS A000170.
 
 Writes results/<machine>/<date>-journal.txt with its provenance.
 

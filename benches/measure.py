@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Times `queens count` for both engines over a range of n, on one thread and
-on all of them.
+"""Times `queens count` for the mirror and join engines over a range of n, on
+one thread and on all of them.
 
 Each (engine, n, threads) triple runs several times; the median wall time of
 the whole process is what counts, and its peak memory (max RSS) is kept.

@@ -20,7 +20,7 @@
 
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::{
     Config, Engine, Error, Executor, Observer, Options, Plan, Runner, Shape, UnitDone, known,
@@ -268,12 +268,41 @@ pub trait Progress: Sync {
     fn cpu_secs(&self) -> Option<f64> {
         None
     }
+
+    /// Checks `solutions`, a run's count of `plan`: [`check_known`], the
+    /// OEIS A000170 total, unless the caller knows better. (The `queens`
+    /// binary's test builds add one here, to see a wrong count fail.)
+    ///
+    /// # Errors
+    /// A count that is wrong, as [`Error::Mismatch`]: the benchmark ends
+    /// with it.
+    fn check(&self, plan: &Plan, solutions: u128) -> Result<(), Error> {
+        check_known(plan, solutions)
+    }
 }
 
 impl Progress for () {}
 
+/// Whether `solutions` is OEIS A000170's total for `plan`'s board.
+///
+/// # Errors
+/// [`Error::Mismatch`] when it is not (or the table has no total).
+pub fn check_known(plan: &Plan, solutions: u128) -> Result<(), Error> {
+    let want = known::total(plan.n()).unwrap_or_default();
+    if solutions == want {
+        return Ok(());
+    }
+    Err(Error::Mismatch {
+        by: plan.engine().described(),
+        n: plan.n(),
+        got: solutions,
+        want,
+    })
+}
+
 /// Counts `workload` at each thread count of `threads`, a warm-up and then
-/// `runs` timed runs each (at least one), checking every count.
+/// `runs` timed runs each (at least one), checking every count
+/// ([`Progress::check`]).
 ///
 /// ```
 /// use queens::bench::{Workload, bench};
@@ -294,127 +323,18 @@ pub fn bench(
     runs: usize,
     progress: &dyn Progress,
 ) -> Result<Report, Error> {
-    run(workload, threads, runs, progress, false)
-}
-
-/// [`bench`] with one added to every count: for tests that a wrong count
-/// fails the benchmark. Not part of the API (hidden from the docs), but
-/// in every build, so that the library's surface does not change with
-/// debug assertions; the binary calls it only in its test builds.
-///
-/// # Errors
-/// As [`bench`]; always [`Error::Mismatch`] once a count runs.
-#[doc(hidden)]
-pub fn bench_with_wrong_counts(
-    workload: &Workload,
-    threads: &[usize],
-    runs: usize,
-    progress: &dyn Progress,
-) -> Result<Report, Error> {
-    run(workload, threads, runs, progress, true)
-}
-
-fn run(
-    workload: &Workload,
-    threads: &[usize],
-    runs: usize,
-    progress: &dyn Progress,
-    tamper: bool,
-) -> Result<Report, Error> {
     let runs = runs.max(1);
     // The memory of the most threads asked for is the most a count takes.
     let most = threads.iter().copied().max().unwrap_or(1);
-    let plans = workload
-        .counts
-        .iter()
-        .map(|&(engine, n)| {
-            known::total(n).ok_or(Error::Unpublished(n))?;
-            let config = Config::default()
-                .with_options(workload.options)
-                .with_memory_limit(workload.memory_limit);
-            let runner = Runner::new().thread_count(most);
-            let shape = Shape::new(n, engine, None);
-            runner.fits_unplanned(shape, &config, None)?;
-            let plan = Plan::new(shape, &config)?;
-            runner.fits(&plan, plan.len())?;
-            // The quarter tables are built here, not in the first timed run.
-            plan.prepare();
-            Ok(plan)
-        })
-        .collect::<Result<Vec<_>, Error>>()?;
+    let plans = prepared_plans(workload, most)?;
     let units = plans.iter().map(Plan::len).sum();
     let solutions: u128 = plans.iter().filter_map(|p| known::total(p.n())).sum();
-    let mut rows: Vec<Row> = Vec::new();
+    let mut rows = Vec::with_capacity(threads.len());
     for &t in threads {
-        let pool = crate::thread_pool(NonZeroUsize::new(t))?;
-        let mut times = Vec::with_capacity(runs);
-        let mut cpu_secs = Some(0.0);
-        let unit_clock = UnitClock::default();
-        for run in 0..=runs {
-            progress.step(t, run, runs);
-            if run == 1 {
-                unit_clock.reset();
-            }
-            let cpu_before = progress.cpu_secs();
-            let started = Instant::now();
-            for plan in &plans {
-                let count = Runner::new()
-                    .executor(workload.executor)
-                    .pool(&pool)
-                    .observer(&unit_clock)
-                    .count(plan, &plan.select_all())?;
-                let got = count.solutions + u128::from(tamper);
-                let want = known::total(plan.n()).unwrap_or_default();
-                if got != want {
-                    return Err(Error::Mismatch {
-                        by: plan.engine().described(),
-                        n: plan.n(),
-                        got,
-                        want,
-                    });
-                }
-            }
-            let took = started.elapsed();
-            progress.ran(t, run, runs, took.as_secs_f64());
-            if run > 0 {
-                times.push(took);
-                cpu_secs = cpu_secs
-                    .zip(progress.cpu_secs().zip(cpu_before))
-                    .map(|(sum, (after, before))| sum + (after - before));
-            }
-        }
-        let times_secs: Vec<f64> = times.iter().map(Duration::as_secs_f64).collect();
-        let summary = stats::Summary::of(&times_secs);
-        let asked = unit_clock.seconds();
-        rows.push(Row {
-            threads: t,
-            times_secs,
-            mean_secs: summary.mean,
-            stddev_secs: summary.stddev,
-            median_secs: summary.median,
-            min_secs: summary.min,
-            max_secs: summary.max,
-            speedup: 1.0,
-            efficiency: 1.0 / t as f64,
-            solutions_per_sec: solutions as f64 / summary.median,
-            // The GPU's units take no CPU time of their own.
-            cpu_share: cpu_secs
-                .filter(|_| workload.executor != Executor::Gpu)
-                .map(|cpu| stats::cpu_share(cpu, asked)),
-        });
+        let times = Times::of(workload, &plans, t, runs, progress)?;
+        rows.push(times.row(workload, solutions));
     }
-    // Speed-ups against the 1-thread row, wherever the list put it; against
-    // the fewest threads measured when 1 was not.
-    let base = rows
-        .iter()
-        .min_by_key(|r| r.threads)
-        .map(|r| (r.threads, r.median_secs));
-    if let Some((base_threads, base_secs)) = base {
-        for row in &mut rows {
-            row.speedup = base_secs / row.median_secs * base_threads as f64;
-            row.efficiency = row.speedup / row.threads as f64;
-        }
-    }
+    set_speedups(&mut rows);
     Ok(Report {
         workload: workload.clone(),
         units,
@@ -422,6 +342,134 @@ fn run(
         runs,
         rows,
     })
+}
+
+/// The workload's plans, each refused before it is built where its n has
+/// no published total or it would not fit in `most` threads' memory, and
+/// prepared, so that no timed run builds tables.
+fn prepared_plans(workload: &Workload, most: usize) -> Result<Vec<Plan>, Error> {
+    let config = Config::default()
+        .with_options(workload.options)
+        .with_memory_limit(workload.memory_limit);
+    let runner = Runner::new().thread_count(most);
+    let prepared = |&(engine, n): &(Engine, u32)| {
+        known::total(n).ok_or(Error::Unpublished(n))?;
+        let shape = Shape::new(n, engine, None);
+        runner.fits_unplanned(shape, &config, None)?;
+        let plan = Plan::new(shape, &config)?;
+        runner.fits(&plan, plan.len())?;
+        // The quarter tables are built here, not in the first timed run.
+        plan.prepare();
+        Ok(plan)
+    };
+    workload.counts.iter().map(prepared).collect()
+}
+
+/// One thread count's timed runs.
+struct Times {
+    threads: usize,
+    /// Each timed run's wall time.
+    secs: Vec<f64>,
+    /// The process's CPU seconds in the timed runs, where readable.
+    cpu_secs: Option<f64>,
+    /// The units' wall times in the timed runs, summed.
+    unit_secs: f64,
+}
+
+impl Times {
+    /// A warm-up and `runs` timed runs of every plan on `threads` threads.
+    fn of(
+        workload: &Workload,
+        plans: &[Plan],
+        threads: usize,
+        runs: usize,
+        progress: &dyn Progress,
+    ) -> Result<Self, Error> {
+        let pool = crate::thread_pool(NonZeroUsize::new(threads))?;
+        let mut secs = Vec::with_capacity(runs);
+        let mut cpu_secs = Some(0.0);
+        let unit_clock = UnitClock::default();
+        for run in 0..=runs {
+            progress.step(threads, run, runs);
+            if run == 1 {
+                unit_clock.reset();
+            }
+            let cpu_before = progress.cpu_secs();
+            let took = run_once(workload, plans, &pool, &unit_clock, progress)?;
+            progress.ran(threads, run, runs, took);
+            if run > 0 {
+                secs.push(took);
+                cpu_secs = cpu_secs
+                    .zip(progress.cpu_secs().zip(cpu_before))
+                    .map(|(sum, (after, before))| sum + (after - before));
+            }
+        }
+        Ok(Self {
+            threads,
+            secs,
+            cpu_secs,
+            unit_secs: unit_clock.seconds(),
+        })
+    }
+
+    /// The row of these times, for a workload of `solutions`; its
+    /// speed-up is filled in by [`set_speedups`].
+    fn row(self, workload: &Workload, solutions: u128) -> Row {
+        let summary = stats::Summary::of(&self.secs);
+        let unit_secs = self.unit_secs;
+        Row {
+            threads: self.threads,
+            mean_secs: summary.mean,
+            stddev_secs: summary.stddev,
+            median_secs: summary.median,
+            min_secs: summary.min,
+            max_secs: summary.max,
+            speedup: 1.0,
+            efficiency: 1.0 / self.threads as f64,
+            solutions_per_sec: solutions as f64 / summary.median,
+            // The GPU's units take no CPU time of their own.
+            cpu_share: (self.cpu_secs)
+                .filter(|_| workload.executor != Executor::Gpu)
+                .map(|cpu| stats::cpu_share(cpu, unit_secs)),
+            times_secs: self.secs,
+        }
+    }
+}
+
+/// Counts every plan once on `pool`, each count checked; returns the
+/// seconds it took.
+fn run_once(
+    workload: &Workload,
+    plans: &[Plan],
+    pool: &rayon::ThreadPool,
+    unit_clock: &UnitClock,
+    progress: &dyn Progress,
+) -> Result<f64, Error> {
+    let started = Instant::now();
+    for plan in plans {
+        let count = Runner::new()
+            .executor(workload.executor)
+            .pool(pool)
+            .observer(unit_clock)
+            .count(plan, &plan.select_all())?;
+        progress.check(plan, count.solutions)?;
+    }
+    Ok(started.elapsed().as_secs_f64())
+}
+
+/// Speed-ups against the 1-thread row, wherever the list put it; against
+/// the fewest threads measured when 1 was not.
+fn set_speedups(rows: &mut [Row]) {
+    let base = rows
+        .iter()
+        .min_by_key(|r| r.threads)
+        .map(|r| (r.threads, r.median_secs));
+    if let Some((base_threads, base_secs)) = base {
+        for row in rows {
+            row.speedup = base_secs / row.median_secs * base_threads as f64;
+            row.efficiency = row.speedup / row.threads as f64;
+        }
+    }
 }
 
 /// What the benchmark ran on.
@@ -661,9 +709,18 @@ mod tests {
             .len()
     }
 
+    /// Adds one to every count it checks.
+    struct OffByOne;
+
+    impl Progress for OffByOne {
+        fn check(&self, plan: &Plan, solutions: u128) -> Result<(), Error> {
+            check_known(plan, solutions + 1)
+        }
+    }
+
     #[test]
     fn a_wrong_count_fails_the_benchmark() {
-        let err = run(&Workload::custom(8, Some(Engine::Join)), &[1], 1, &(), true).unwrap_err();
+        let err = bench(&Workload::custom(8, Some(Engine::Join)), &[1], 1, &OffByOne).unwrap_err();
         assert_eq!(
             err.to_string(),
             "the join engine counted 93 for n = 8 but OEIS A000170 says 92"

@@ -15,7 +15,7 @@
 //! it fails, in reading order.
 //!
 //! This module only checks queens it is given. Reading boards from text is
-//! [`crate::format::read`]'s job (its [`Boards`](crate::format::read::Boards)
+//! `crate::format::read`'s job (its [`Boards`](crate::format::Boards)
 //! check each board they read with [`first_conflict`]); this module never
 //! parses, never prints and never decides what to do about a bad board.
 //! It imports nothing of the readers, which import it.

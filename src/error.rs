@@ -245,7 +245,7 @@ pub enum Error {
     /// checked ([`crate::bench`]).
     #[error("n = {0} has no published total to check the count against (n <= 27)")]
     Unpublished(u32),
-    /// The symmetric counts of [`crate::unique`] do not fit the total: one
+    /// The symmetric counts of [`crate::unique()`] do not fit the total: one
     /// of them is wrong.
     #[error(
         "inconsistent symmetry counts for n = {n}: total {total}, half-turn symmetric \

@@ -125,15 +125,7 @@ pub fn estimate(
     seed: u64,
     overrun: &(dyn Fn(Overrun) + Sync),
 ) -> Result<Estimate, Error> {
-    match sample {
-        Sample::Percent(p) if !(p > 0.0 && p <= 100.0) => {
-            return Err(Error::Sample(format!("{p}%")));
-        }
-        Sample::Seconds(s) if !(s > 0.0 && s.is_finite()) => {
-            return Err(Error::Sample(format!("{s} s")));
-        }
-        _ => {}
-    }
+    check_sample(sample)?;
     // See: issue 32 (the join's tables of n = 22, 534 MB, aborted under
     // `ulimit -v 300000`). The runner's records are the sample's: none
     // counted here.
@@ -145,75 +137,20 @@ pub fn estimate(
 
     let recorder = Recorder::default();
     let runner = runner.observer(&recorder);
-    let count = |ids: &[u32]| runner.count(plan, &plan.select(ids)?);
     let started = Instant::now();
     match sample {
-        Sample::Percent(p) => {
-            let ids: Vec<u32> = strata
-                .iter()
-                .flat_map(|s| {
-                    let want = (s.len() as f64 * p / 100.0).ceil() as usize;
-                    s[..want.clamp(s.len().min(2), s.len())].to_vec()
-                })
-                .collect();
-            count(&ids)?;
-        }
+        Sample::Percent(p) => sample_percent(plan, &runner, &strata, p)?,
         Sample::Seconds(budget) => {
-            let threads = threads.max(1);
-            let mut smallest: Vec<u32> = strata
-                .iter()
-                .flat_map(|s| s.iter().take(2))
-                .copied()
-                .collect();
-            smallest.sort_by_key(|&id| (plan.cost_of(id), id));
-            let (probe, rest) = smallest.split_at(threads.min(smallest.len()));
-            let units = smallest.len();
-            // Where even the cheapest units outlast the seconds asked for
-            // (n = 30: minutes each), that is said when they run out, with
-            // the least the rest can take at the rate they have shown.
-            let (finished, timer) = mpsc::channel::<()>();
-            let warned = std::thread::scope(|scope| {
-                let waiting = scope.spawn(move || {
-                    let out = Duration::from_secs_f64(budget);
-                    if timer.recv_timeout(out) != Err(RecvTimeoutError::Timeout) {
-                        return false;
-                    }
-                    let most = probe.iter().map(|&id| plan.cost_of(id)).max().unwrap_or(0);
-                    let rate = budget / (most as f64).max(1.0);
-                    overrun(Overrun {
-                        budget,
-                        projected: budget + wall(plan, rest, rate, threads),
-                        units,
-                        at_least: true,
-                    });
-                    true
-                });
-                let probed = count(probe);
-                drop(finished);
-                probed.map(|_| waiting.join().expect("the timer does not panic"))
-            })?;
-            let rate = recorder.rate();
-            let projected = started.elapsed().as_secs_f64() + wall(plan, rest, rate, threads);
-            if projected > budget && !warned {
-                overrun(Overrun {
-                    budget,
-                    projected,
-                    units,
-                    at_least: false,
-                });
-            }
-            if !rest.is_empty() {
-                count(rest)?;
-            }
-            let mut next: Vec<usize> = strata.iter().map(|s| s.len().min(2)).collect();
-            loop {
-                let left = budget - started.elapsed().as_secs_f64();
-                let ids = draw(plan, &strata, &mut next, recorder.rate(), threads, left);
-                if ids.is_empty() {
-                    break;
-                }
-                count(&ids)?;
-            }
+            let sampling = Sampling {
+                plan,
+                runner: &runner,
+                recorder: &recorder,
+                strata: &strata,
+                threads: threads.max(1),
+                budget,
+                started,
+            };
+            sampling.run(overrun)?;
         }
     }
     let sample_seconds = started.elapsed().as_secs_f64();
@@ -221,25 +158,168 @@ pub fn estimate(
         .done
         .into_inner()
         .expect("no thread panicked holding it");
-    let all: Vec<u32> = (0..plan.len() as u32).collect();
-    let projected = project(plan, &all, &done, threads);
-    let unit_seconds = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
-    Ok(Estimate {
+    Ok(Estimate::of(
+        plan,
+        &done,
+        threads,
         seed,
-        units: plan.len(),
-        sampled: done.len(),
-        cost_share: projected.cost_share,
         prepare_seconds,
         sample_seconds,
-        unit_seconds,
-        seconds: prepare_seconds + projected.seconds,
-        seconds_interval: (
-            prepare_seconds + projected.seconds_interval.0,
-            prepare_seconds + projected.seconds_interval.1,
-        ),
-        solutions: projected.solutions,
-        solutions_interval: projected.solutions_interval,
-    })
+    ))
+}
+
+/// Refuses a share of units or a number of seconds that no sample has.
+fn check_sample(sample: Sample) -> Result<(), Error> {
+    match sample {
+        Sample::Percent(p) if !(p > 0.0 && p <= 100.0) => Err(Error::Sample(format!("{p}%"))),
+        Sample::Seconds(s) if !(s > 0.0 && s.is_finite()) => Err(Error::Sample(format!("{s} s"))),
+        _ => Ok(()),
+    }
+}
+
+/// Counts `p` percent of each stratum's units, and at least two of each
+/// (or all it has).
+fn sample_percent(
+    plan: &Plan,
+    runner: &Runner<'_>,
+    strata: &[Vec<u32>],
+    p: f64,
+) -> Result<(), Error> {
+    let ids: Vec<u32> = strata
+        .iter()
+        .flat_map(|s| {
+            let want = (s.len() as f64 * p / 100.0).ceil() as usize;
+            s[..want.clamp(s.len().min(2), s.len())].to_vec()
+        })
+        .collect();
+    runner.count(plan, &plan.select(&ids)?)?;
+    Ok(())
+}
+
+/// A sample that takes about `budget` seconds from `started` on.
+struct Sampling<'s, 'c> {
+    plan: &'s Plan,
+    runner: &'s Runner<'c>,
+    recorder: &'s Recorder,
+    strata: &'s [Vec<u32>],
+    threads: usize,
+    budget: f64,
+    started: Instant,
+}
+
+impl Sampling<'_, '_> {
+    /// Counts the two cheapest units of every stratum (what any projection
+    /// needs, whatever the budget: `overrun` hears when they outlast it),
+    /// then draws more while the budget lasts.
+    fn run(&self, overrun: &(dyn Fn(Overrun) + Sync)) -> Result<(), Error> {
+        let (plan, threads, budget) = (self.plan, self.threads, self.budget);
+        let mut smallest: Vec<u32> = (self.strata.iter())
+            .flat_map(|s| s.iter().take(2))
+            .copied()
+            .collect();
+        smallest.sort_by_key(|&id| (plan.cost_of(id), id));
+        let (probe, rest) = smallest.split_at(threads.min(smallest.len()));
+        let units = smallest.len();
+        let warned = self.probe(probe, rest, units, overrun)?;
+        let rate = self.recorder.rate();
+        let projected = self.started.elapsed().as_secs_f64() + wall(plan, rest, rate, threads);
+        if projected > budget && !warned {
+            overrun(Overrun {
+                budget,
+                projected,
+                units,
+                at_least: false,
+            });
+        }
+        if !rest.is_empty() {
+            self.runner.count(plan, &plan.select(rest)?)?;
+        }
+        self.draw_while_time_is_left()
+    }
+
+    /// Counts the `probe` units, one a thread; returns whether `overrun`
+    /// heard that they outlast the budget. Where even the cheapest units
+    /// do (n = 30: minutes each), that is said when the budget runs out,
+    /// with the least the `rest` can take at the rate they have shown.
+    fn probe(
+        &self,
+        probe: &[u32],
+        rest: &[u32],
+        units: usize,
+        overrun: &(dyn Fn(Overrun) + Sync),
+    ) -> Result<bool, Error> {
+        let (plan, threads, budget) = (self.plan, self.threads, self.budget);
+        let (finished, timer) = mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(move || {
+                let out = Duration::from_secs_f64(budget);
+                if timer.recv_timeout(out) != Err(RecvTimeoutError::Timeout) {
+                    return false;
+                }
+                let most = probe.iter().map(|&id| plan.cost_of(id)).max().unwrap_or(0);
+                let rate = budget / (most as f64).max(1.0);
+                overrun(Overrun {
+                    budget,
+                    projected: budget + wall(plan, rest, rate, threads),
+                    units,
+                    at_least: true,
+                });
+                true
+            });
+            let probed = plan
+                .select(probe)
+                .and_then(|units| self.runner.count(plan, &units));
+            drop(finished);
+            probed.map(|_| waiting.join().expect("the timer does not panic"))
+        })
+    }
+
+    /// Draws units past the two of each stratum already counted, as many
+    /// as the seconds left allow at the rate seen so far, until none fit.
+    fn draw_while_time_is_left(&self) -> Result<(), Error> {
+        let mut next: Vec<usize> = self.strata.iter().map(|s| s.len().min(2)).collect();
+        loop {
+            let left = self.budget - self.started.elapsed().as_secs_f64();
+            let rate = self.recorder.rate();
+            let ids = draw(self.plan, self.strata, &mut next, rate, self.threads, left);
+            if ids.is_empty() {
+                return Ok(());
+            }
+            self.runner.count(self.plan, &self.plan.select(&ids)?)?;
+        }
+    }
+}
+
+impl Estimate {
+    /// The estimate of `plan` from the units `done` in the sample.
+    fn of(
+        plan: &Plan,
+        done: &[UnitDone],
+        threads: usize,
+        seed: u64,
+        prepare_seconds: f64,
+        sample_seconds: f64,
+    ) -> Self {
+        let all: Vec<u32> = (0..plan.len() as u32).collect();
+        let projected = project(plan, &all, done, threads);
+        let unit_seconds = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
+        Self {
+            seed,
+            units: plan.len(),
+            sampled: done.len(),
+            cost_share: projected.cost_share,
+            prepare_seconds,
+            sample_seconds,
+            unit_seconds,
+            seconds: prepare_seconds + projected.seconds,
+            seconds_interval: (
+                prepare_seconds + projected.seconds_interval.0,
+                prepare_seconds + projected.seconds_interval.1,
+            ),
+            solutions: projected.solutions,
+            solutions_interval: projected.solutions_interval,
+        }
+    }
 }
 
 /// What counting some units of a plan is projected to take and to find,

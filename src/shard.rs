@@ -5,7 +5,7 @@
 //! A scheduler (GNU parallel, a SLURM job array, a Kubernetes Indexed Job)
 //! starts K copies of `queens count N --shard I/K`. Each asks the
 //! [`Assignment`] which units are its own, counts them and writes a
-//! [`ShardFile`]. [`merge`] then proves, before it gives a total, that the
+//! [`ShardFile`]. [`merge()`] then proves, before it gives a total, that the
 //! files come from one run of this build's plan, that each holds exactly the
 //! units assigned to it with a total that is their sum, and that every unit
 //! of the plan is there; a unit seen twice must have the same count both
@@ -339,7 +339,7 @@ pub const MAX_FILE_LEN: u64 = 256 << 20;
 /// a shard result, and are never echoed into a message.
 const MAX_FIELD: usize = 100;
 
-/// The longest problem line ([`Problem::to_line`]): 32 rows of 32
+/// The longest problem line ([`Problem::to_line`](crate::Problem::to_line)): 32 rows of 32
 /// squares and 31 slashes.
 const MAX_PROBLEM: usize = 32 * 33 - 1;
 
@@ -366,7 +366,7 @@ impl ShardFile {
     /// Anything that is not a whole shard result (a truncated file,
     /// garbage, another program's JSON, text fields no result has) is
     /// refused with what is wrong. What it claims is checked only by
-    /// [`merge`].
+    /// [`merge()`].
     ///
     /// # Errors
     /// [`NotAShard`], saying why.

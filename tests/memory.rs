@@ -18,6 +18,7 @@ const TARGET: u64 = 6 << 30;
 const SAMPLE_COST: u64 = 50_000_000_000_000;
 
 #[test]
+#[ignore = "slow (about a minute): .ci/run runs it"]
 fn a_sample_of_n_26_counts_in_bounded_memory() {
     if std::env::var_os(CHILD).is_none() {
         // Again, alone in a fresh process, so that the peak it reads is
@@ -26,6 +27,8 @@ fn a_sample_of_n_26_counts_in_bounded_memory() {
             .args([
                 "memory::a_sample_of_n_26_counts_in_bounded_memory",
                 "--exact",
+                // Run whether this one ran as ignored or not.
+                "--include-ignored",
                 "--nocapture",
                 "--test-threads=1",
             ])

@@ -24,24 +24,10 @@ use super::exit::EXIT_MISMATCH;
 use super::files::{Identity, Output};
 use super::report::{Column, Form, Human, Report, Table, mismatch};
 
-/// Test builds only: every count is off by one, so the benchmark must fail.
+/// Test builds only (debug assertions on, never the release binary):
+/// every count the benchmark checks is off by one, so it must fail.
 #[cfg(debug_assertions)]
 const WRONG_COUNTS: &str = "QUEENS_TEST_BENCH_WRONG";
-
-/// The benchmark. In test builds (debug assertions on, never the release
-/// binary) [`WRONG_COUNTS`] makes every count wrong.
-fn run_bench(
-    workload: &Workload,
-    threads: &[usize],
-    runs: usize,
-    progress: &dyn bench::Progress,
-) -> Result<bench::Report, Error> {
-    #[cfg(debug_assertions)]
-    if std::env::var_os(WRONG_COUNTS).is_some() {
-        return bench::bench_with_wrong_counts(workload, threads, runs, progress);
-    }
-    bench::bench(workload, threads, runs, progress)
-}
 
 /// The smallest board worth timing: below it a run counts nothing (n = 2
 /// and 3 have no solution, n = 1 one) and the score is 0 or noise.
@@ -235,7 +221,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let shown = !args.json && !args.quiet && io::stderr().is_terminal();
     let bar = Bar::new(shown, &workload, runs);
-    let report = match run_bench(&workload, &threads, runs, &bar) {
+    let report = match bench::bench(&workload, &threads, runs, &bar) {
         Ok(report) => report,
         Err(Error::Mismatch { by, n, got, want }) => {
             bar.0.finish_and_clear();
@@ -603,6 +589,14 @@ impl bench::Progress for Bar {
 
     fn cpu_secs(&self) -> Option<f64> {
         super::cpu_time::process_secs()
+    }
+
+    fn check(&self, plan: &queens::Plan, solutions: u128) -> Result<(), Error> {
+        #[cfg(debug_assertions)]
+        if std::env::var_os(WRONG_COUNTS).is_some() {
+            return bench::check_known(plan, solutions + 1);
+        }
+        bench::check_known(plan, solutions)
     }
 }
 

@@ -2,24 +2,74 @@
 //! ([`queens::journal::Journal`], which opens, locks, appends and syncs):
 //! what the user reads while it waits for a lock or cuts a damaged tail,
 //! the exit codes of a refusal, the SIGBUS handler for a journal truncated
-//! from outside, and the test hook that kills the process after K records.
+//! from outside, and the test builds' hook that kills the process after K
+//! records ([`KillAfter`], an observer outside the journal, which appends
+//! as it does in every build).
 
 use std::os::fd::AsFd;
 use std::path::Path;
 use std::sync::OnceLock;
+#[cfg(debug_assertions)]
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use queens::Plan;
 use queens::journal::{Journal, LockWait, OpenError};
+use queens::{Observer, Plan, UnitDone};
 
 use super::UsageError;
 use super::signals;
 
 /// Test builds only (debug assertions on, never the release binary): the
-/// process kills itself with SIGKILL right after writing this many
-/// records, to test resuming without timing races.
+/// process kills itself with SIGKILL once this many units have finished
+/// (and so are in the journal), to test resuming from a kill.
 #[cfg(debug_assertions)]
 const KILL_AFTER: &str = "QUEENS_TEST_KILL_AFTER";
+
+/// The observer a journaled count reports to in test builds with
+/// [`KILL_AFTER`] set: it passes every unit on, and raises SIGKILL when
+/// the K-th has finished. A [`queens::Runner`] writes a unit to its journal
+/// before its observer hears of it, so at the kill the journal holds those
+/// K units at least (exactly K with one thread), written by the group-committed
+/// appends that every count makes: what a resumed count must find there.
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+pub struct KillAfter<'a> {
+    inner: &'a dyn Observer,
+    #[cfg(debug_assertions)]
+    after: usize,
+    #[cfg(debug_assertions)]
+    heard: AtomicUsize,
+}
+
+impl<'a> KillAfter<'a> {
+    /// `inner` behind the kill hook, where a test build's environment asks
+    /// for it; `None` in the release binary.
+    pub fn from_env(inner: &'a dyn Observer) -> Option<Self> {
+        #[cfg(debug_assertions)]
+        if let Some(after) = std::env::var(KILL_AFTER).ok().and_then(|k| k.parse().ok()) {
+            return Some(Self {
+                inner,
+                after,
+                heard: AtomicUsize::new(0),
+            });
+        }
+        let _ = inner;
+        None
+    }
+}
+
+impl Observer for KillAfter<'_> {
+    fn start(&self, units: usize, total_cost: u128) {
+        self.inner.start(units, total_cost);
+    }
+
+    fn unit_done(&self, done: &UnitDone) {
+        self.inner.unit_done(done);
+        #[cfg(debug_assertions)]
+        if self.heard.fetch_add(1, Ordering::SeqCst) + 1 == self.after {
+            let _ = signal_hook::low_level::raise(signal_hook::consts::SIGKILL);
+        }
+    }
+}
 
 /// What ends a count before it starts: the journal's lock was waited for
 /// and a signal came. Its last words are printed.
@@ -49,8 +99,7 @@ pub fn open(
     let lock = LockWait::up_to(wait)
         .cancel(signals::stop_flag())
         .on_wait(&waiting);
-    #[allow(unused_mut)]
-    let mut journal = match Journal::open(path, plan, ids, lock) {
+    let journal = match Journal::open(path, plan, ids, lock) {
         Ok(journal) => journal,
         Err(busy @ OpenError::Busy { waited, .. }) => {
             let waited = if wait.is_zero() {
@@ -80,12 +129,6 @@ pub fn open(
         );
     }
     catch_truncation(path);
-    #[cfg(debug_assertions)]
-    if let Some(after) = std::env::var(KILL_AFTER).ok().and_then(|k| k.parse().ok()) {
-        journal.stop_after(after, || {
-            let _ = signal_hook::low_level::raise(signal_hook::consts::SIGKILL);
-        });
-    }
     Ok(journal)
 }
 

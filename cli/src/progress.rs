@@ -2,7 +2,7 @@
 //! warning of a long count.
 //!
 //! It advances by the units' estimated costs, so its ETA holds even when
-//! units differ in size by orders of magnitude, for both engines; a
+//! units differ in size by orders of magnitude, for every engine; a
 //! resumed count starts from the units its journal holds. Hidden (and
 //! nearly free) when nobody watches: stderr not a terminal, `-q`,
 //! `--json`. Its line fits the terminal and leaves the last columns free,

@@ -5,13 +5,12 @@
 //! one; boards it does not take are refused with the range it does.
 
 use std::fs;
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::common::cli::{one_error_line, queens, rejects, run, stdout};
+use crate::common::cli::{killed_after, one_error_line, queens, rejects, run, stdout};
 
 const ENGINE: [&str; 2] = ["--engine", "constellations"];
 
@@ -102,13 +101,11 @@ fn counts_and_halves_of_the_units_give_a000170() {
 
 #[test]
 fn an_interrupted_count_resumes_and_a_mirror_journal_is_refused() {
-    crate::common::needs_test_hooks();
     let dir = TempDir::new().unwrap();
     let journal = dir.path().join("count.journal");
     let journal = journal.to_str().unwrap();
     let args = with_engine(&["count", "13", "--checkpoint", journal, "--json"]);
-    let killed = run(&args, &[("QUEENS_TEST_KILL_AFTER", "20")]);
-    assert_eq!(killed.status.signal(), Some(9), "{killed:?}");
+    killed_after(20, &args);
     let resumed = record(&args);
     assert_eq!(resumed["solutions"], known(13));
     assert_eq!(resumed["resumed_units"], 20);

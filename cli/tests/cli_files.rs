@@ -15,13 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::cli::one_error_line;
-
-fn queens(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_queens"));
-    command.args(args).stdin(Stdio::null());
-    command
-}
+use crate::common::cli::{command as queens, one_error_line};
 
 /// Runs `queens`, killing it if it has not finished in 20 s (a hang is a
 /// failure, not a stuck test run).

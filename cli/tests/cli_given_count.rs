@@ -5,15 +5,14 @@
 //! shards of one problem are refused for another.
 
 use std::fs;
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use queens::{Problem, Square};
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::common::cli::{one_error_line, queens, rejects};
+use crate::common::cli::{killed_after, one_error_line, queens, rejects, run};
 
 /// The problem of these tests: n = 14, queens given on 2:5 and 7:1, the
 /// two squares 1:1 and 14:14 blocked (1-based, as the flags take them).
@@ -25,14 +24,6 @@ fn problem() -> Problem {
     let given = [Square::new(1, 4), Square::new(6, 0)];
     let blocked = [Square::new(0, 0), Square::new(13, 13)];
     Problem::new(14, given, blocked).unwrap()
-}
-
-fn run(args: &[&str], env: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(args)
-        .envs(env.iter().copied())
-        .output()
-        .unwrap()
 }
 
 /// The JSON record of a command that succeeded.
@@ -106,13 +97,11 @@ fn the_units_of_a_problem_sum_to_its_count() {
 
 #[test]
 fn a_killed_count_of_a_problem_resumes_and_its_journal_is_refused_for_another() {
-    crate::common::needs_test_hooks();
     let dir = TempDir::new().unwrap();
     let journal = dir.path().join("p.journal");
     let journal = journal.to_str().unwrap();
     let args = count_args(&["--checkpoint", journal]);
-    let out = run(&args, &[("QUEENS_TEST_KILL_AFTER", "5")]);
-    assert_eq!(out.status.signal(), Some(9), "{out:?}");
+    killed_after(5, &args);
     let header = fs::read_to_string(journal).unwrap();
     let header = header.lines().next().unwrap();
     assert!(

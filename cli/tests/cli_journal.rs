@@ -6,39 +6,20 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::common::cli::{one_error_line, queens as run_queens};
+use crate::common::cli::{
+    command, count_killed_on_every_core, killed_after, one_error_line, output, queens,
+};
 use crate::common::crc32;
-
-fn queens(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_queens"));
-    command.args(args);
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    queens(args).output().unwrap()
-}
-
-/// Runs a count that kills itself with SIGKILL after `records` records.
-fn killed_after(records: usize, args: &[&str]) {
-    crate::common::needs_test_hooks();
-    let out = queens(args)
-        .env("QUEENS_TEST_KILL_AFTER", records.to_string())
-        .output()
-        .unwrap();
-    assert_eq!(out.status.signal(), Some(9), "{out:?}");
-}
 
 /// The JSON record of a count that succeeded.
 fn record(args: &[&str]) -> (Value, String) {
-    let out = run(args);
+    let out = output(args);
     assert!(out.status.success(), "{args:?}: {out:?}");
     let record = serde_json::from_slice(&out.stdout).unwrap();
     (record, String::from_utf8(out.stderr).unwrap())
@@ -86,6 +67,8 @@ fn journal_in(dir: &tempfile::TempDir) -> (PathBuf, String) {
     (path, text)
 }
 
+/// The kill hook is an observer of the binary's test builds: the journal
+/// underneath appends and group-commits as in every count.
 #[test]
 fn a_kill_9_loses_no_finished_unit_and_resume_counts_only_the_rest() {
     for (case, kill_at) in [(JOIN, 40), (MIRROR, 10), (CONSTELLATIONS, 20)] {
@@ -125,6 +108,22 @@ fn a_kill_9_loses_no_finished_unit_and_resume_counts_only_the_rest() {
     }
 }
 
+/// Killed while every core appends: the units finished before the kill
+/// are all there, with any that other threads wrote meanwhile.
+#[test]
+fn a_kill_9_on_every_core_loses_no_finished_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, journal) = journal_in(&dir);
+    let args = ["count", JOIN.n, "--checkpoint", &journal, "--json"];
+    count_killed_on_every_core(40, &args);
+    let records = lines(&path) - 1;
+    assert!(records >= 40, "{records} records");
+    let (resumed, _) = record(&args);
+    assert_eq!(resumed["solutions"], JOIN.total);
+    assert_eq!(resumed["resumed_units"], records);
+    assert_eq!(resumed["units"], JOIN.units);
+}
+
 #[test]
 fn the_table_says_how_many_units_came_from_the_journal() {
     // See: issue 35 (only `--json` said it, as `resumed_units`).
@@ -132,13 +131,13 @@ fn the_table_says_how_many_units_came_from_the_journal() {
     let (_, journal) = journal_in(&dir);
     let args = ["count", JOIN.n, "--checkpoint", &journal];
     killed_after(40, &args);
-    let out = run(&args);
+    let out = output(&args);
     assert!(out.status.success(), "{out:?}");
     let table = String::from_utf8(out.stdout).unwrap();
     let said = format!("  ok, 40 of {} units from journal {journal}\n", JOIN.units);
     assert!(table.ends_with(&said), "{table}");
     // Counted without a journal, the row says only the verdict.
-    let out = run(&["count", JOIN.n]);
+    let out = output(&["count", JOIN.n]);
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(
         table.ends_with("  ok\n") && !table.contains("journal"),
@@ -202,7 +201,7 @@ fn journals_of_other_plans_and_foreign_files_are_refused_untouched() {
     record(&["count", "14", "--checkpoint", &journal, "--json"]);
     let before = fs::read(&path).unwrap();
     let refused = |args: &[&str], needles: &[&str]| {
-        let assert = run_queens(args);
+        let assert = queens(args);
         one_error_line(assert.stdout(""), 2, needles);
     };
     refused(
@@ -312,7 +311,7 @@ fn a_second_process_on_the_same_journal_is_refused() {
     let (path, journal) = journal_in(&dir);
     let held = fs::File::create(&path).unwrap();
     held.try_lock().unwrap();
-    let assert = run_queens(&["count", "14", "--checkpoint", &journal]);
+    let assert = queens(&["count", "14", "--checkpoint", &journal]);
     one_error_line(assert.stdout(""), 1, &["in use by another queens process"]);
     drop(held);
 }
@@ -324,7 +323,7 @@ fn interrupt(signal: &str, journal: Option<&str>) -> Output {
     if let Some(journal) = journal {
         args.extend(["--checkpoint", journal]);
     }
-    let child = queens(&args)
+    let child = command(&args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -389,9 +388,9 @@ fn sigint_and_sigterm_save_the_journal_and_say_how_to_resume() {
 fn output_is_never_left_half_written() {
     let dir = tempfile::tempdir().unwrap();
     let (_, journal) = journal_in(&dir);
-    let output = dir.path().join("result.json");
-    let out_text = output.to_str().unwrap();
-    fs::write(&output, "old\n").unwrap();
+    let result = dir.path().join("result.json");
+    let out_text = result.to_str().unwrap();
+    fs::write(&result, "old\n").unwrap();
     let args = [
         "count",
         "15",
@@ -403,13 +402,13 @@ fn output_is_never_left_half_written() {
     ];
     killed_after(30, &args);
     assert_eq!(
-        fs::read_to_string(&output).unwrap(),
+        fs::read_to_string(&result).unwrap(),
         "old\n",
         "killed: the old file"
     );
-    let done = run(&args);
+    let done = output(&args);
     assert!(done.status.success());
-    let written: Value = serde_json::from_str(&fs::read_to_string(&output).unwrap()).unwrap();
+    let written: Value = serde_json::from_str(&fs::read_to_string(&result).unwrap()).unwrap();
     assert_eq!(written["solutions"], JOIN.total);
     assert_eq!(written["resumed_units"], 30);
     let names: Vec<_> = fs::read_dir(dir.path())
@@ -419,7 +418,7 @@ fn output_is_never_left_half_written() {
     assert_eq!(names.len(), 2, "no temporary file is left: {names:?}");
 
     let fresh = dir.path().join("fresh.json");
-    let out = run(&["count", "12", "--output", fresh.to_str().unwrap(), "-q"]);
+    let out = output(&["count", "12", "--output", fresh.to_str().unwrap(), "-q"]);
     assert!(out.status.success());
     let written: Value = serde_json::from_str(&fs::read_to_string(&fresh).unwrap()).unwrap();
     assert_eq!(written["solutions"], 14_200);
@@ -428,7 +427,7 @@ fn output_is_never_left_half_written() {
 
 #[test]
 fn checkpoint_takes_one_board_size() {
-    let assert = run_queens(&["count", "12..13", "--checkpoint", "x.journal"]);
+    let assert = queens(&["count", "12..13", "--checkpoint", "x.journal"]);
     one_error_line(
         assert.stdout(""),
         2,
@@ -440,7 +439,7 @@ fn checkpoint_takes_one_board_size() {
 fn output_may_not_overwrite_the_journal() {
     let dir = tempfile::tempdir().unwrap();
     let (_, journal) = journal_in(&dir);
-    let assert = run_queens(&[
+    let assert = queens(&[
         "count",
         "12",
         "--checkpoint",
@@ -462,7 +461,7 @@ fn mirror_journal(path: &Path) -> (Vec<String>, String) {
 }
 
 fn verify_journal(path: &Path) -> Output {
-    run(&[
+    output(&[
         "verify",
         "--journal",
         path.to_str().unwrap(),
@@ -528,7 +527,7 @@ fn verify_refuses_a_journal_in_which_nothing_checks_out() {
 
 /// The journal of `count N --engine mirror`, as its lines; its plan hash.
 fn mirror_journal_of(n: &str, path: &Path) -> (Vec<String>, String) {
-    let out = run(&[
+    let out = output(&[
         "count",
         n,
         "--engine",

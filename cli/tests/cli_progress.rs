@@ -6,8 +6,6 @@
 //! See: issue 35.
 #![cfg(target_os = "linux")]
 
-use std::process::Command;
-
 use crate::common::terminal::{COLUMNS, contains, in_terminal, screen};
 
 #[test]
@@ -47,17 +45,11 @@ fn the_bar_fits_80_columns_and_ctrl_c_leaves_nothing_of_it() {
 
 #[test]
 fn a_resumed_count_starts_from_its_journals_units() {
-    crate::common::needs_test_hooks();
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j");
     let journal = journal.to_str().unwrap();
     let args = ["count", "15", "--checkpoint", journal];
-    let killed = Command::new(env!("CARGO_BIN_EXE_queens"))
-        .args(args)
-        .env("QUEENS_TEST_KILL_AFTER", "40")
-        .output()
-        .unwrap();
-    assert!(!killed.status.success(), "{killed:?}");
+    crate::common::cli::killed_after(40, &args);
     let session = in_terminal(&args, None);
     assert!(
         session.status.success(),

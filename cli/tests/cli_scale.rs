@@ -12,15 +12,7 @@ use serde_json::Value;
 
 use crate::common::crc32;
 
-fn queens(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_queens"));
-    command.args(args).stdin(Stdio::null());
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    queens(args).output().unwrap()
-}
+use crate::common::cli::{command as queens, killed_after, output as run};
 
 fn s(path: &Path) -> &str {
     path.to_str().unwrap()
@@ -110,24 +102,18 @@ fn an_old_format_journal_is_refused_by_name() {
 
 #[test]
 fn a_journal_sets_room_aside_only_for_the_units_it_will_count() {
-    crate::common::needs_test_hooks();
     // A shard of 1/64 at n = 16 left a 388 KB journal for about 101 units.
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j");
-    let mut child = queens(&[
+    let args = [
         "count",
         "16",
         "--units",
         "0-99",
         "--checkpoint",
         s(&journal),
-    ])
-    .env("QUEENS_TEST_KILL_AFTER", "10")
-    .stdout(Stdio::null())
-    .stderr(Stdio::null())
-    .spawn()
-    .unwrap();
-    child.wait().unwrap();
+    ];
+    killed_after(10, &args);
     let len = fs::metadata(&journal).unwrap().len();
     // The header, 10 records and room for 90 more, at most 60 bytes each.
     assert!(len <= 200 + 100 * 60, "{len} bytes for 100 units");
@@ -332,7 +318,6 @@ fn verify_journal_recounts_its_records_and_catches_a_forged_one() {
 
 #[test]
 fn a_resumed_shard_lists_its_journal_units_and_verify_samples_them_first() {
-    crate::common::needs_test_hooks();
     let dir = tempfile::tempdir().unwrap();
     let out_dir = dir.path().join("P");
     let args = [
@@ -344,11 +329,7 @@ fn a_resumed_shard_lists_its_journal_units_and_verify_samples_them_first() {
         s(&out_dir),
         "-q",
     ];
-    let killed = queens(&args)
-        .env("QUEENS_TEST_KILL_AFTER", "12")
-        .output()
-        .unwrap();
-    assert!(!killed.status.success());
+    killed_after(12, &args);
     assert!(run(&args).status.success());
     assert!(
         run(&[

@@ -1,5 +1,10 @@
 """What the tests check against: OEIS, typed in here, not read from the
-package (https://oeis.org/A000170 and https://oeis.org/A002562)."""
+package (https://oeis.org/A000170 and https://oeis.org/A002562), and the
+fixtures that several test files use."""
+
+import signal
+
+import pytest
 
 # A000170(n) for n = 0..27: solutions of the n-queens puzzle.
 A000170 = [
@@ -16,3 +21,14 @@ A002562 = [
     336376244042, 3029242658210, 28439272956934, 275986683743434,
     2789712466510289, 29363495934315694,
 ]
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's own Ctrl-C handler for a test that interrupts itself: a
+    shell starts a background job (`pytest ... &`) with SIGINT ignored, and
+    then `_thread.interrupt_main` would do nothing and the long counts would
+    run on. A test file that needs it names it in `pytestmark`."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -23,11 +23,8 @@ from conftest import A000170
 LONG = dict(n=16, engine="mirror", threads=1)
 
 
-@pytest.fixture(autouse=True)
-def ctrl_c_raises():
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+# Python's own Ctrl-C handler for each test (conftest.py says why).
+pytestmark = pytest.mark.usefixtures("ctrl_c_raises")
 
 
 def cli(*args):

@@ -4,7 +4,6 @@ promise (heard within a second or two), with room for a busy 2-core
 machine."""
 
 import _thread
-import signal
 import threading
 import time
 
@@ -18,11 +17,8 @@ import queens
 HOPELESS = dict(n=28, blocked=[(27, c) for c in range(28)])
 
 
-@pytest.fixture(autouse=True)
-def ctrl_c_raises():
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+# Python's own Ctrl-C handler for each test (conftest.py says why).
+pytestmark = pytest.mark.usefixtures("ctrl_c_raises")
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,6 @@ speed claim.
 
 import _thread
 import os
-import signal
 import threading
 import time
 
@@ -27,14 +26,8 @@ def os_threads():
     return len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
 
 
-@pytest.fixture(autouse=True)
-def ctrl_c_raises():
-    """Python's own Ctrl-C handler for each test: a shell starts a
-    background job (`pytest ... &`) with SIGINT ignored, and then
-    `interrupt_main` would do nothing and the long counts would run on."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, previous)
+# Python's own Ctrl-C handler for each test (conftest.py says why).
+pytestmark = pytest.mark.usefixtures("ctrl_c_raises")
 
 
 def interrupt_after(seconds):

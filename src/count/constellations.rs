@@ -109,7 +109,7 @@ impl Start {
             .expect("a count that never stops ends")
     }
 
-    /// [`Self::count`], in pieces with `stop()` read between two
+    /// `count` (the tests'), in pieces with `stop()` read between two
     /// ([`super::pieces`]): `None` when it said stop.
     pub(crate) fn count_unless(
         &self,

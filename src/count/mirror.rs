@@ -17,7 +17,7 @@
 //! the id of a unit is stable for a given `n` and split depth, and its
 //! descriptor (`rows:3,7,0`, the fixed columns row by row) is enough for
 //! another program to rebuild it. Each carries a cost estimate, the size of
-//! its search tree estimated by random walks ([`probe_cost`](super::cost::probe_cost)). This module enumerates
+//! its search tree estimated by random walks ([`probe_cost`]). This module enumerates
 //! and estimates; counting a unit is one call of the kernel.
 
 use std::fmt::Write;
@@ -48,7 +48,7 @@ pub(crate) struct WorkUnit {
     pub columns: [u8; MAX_SPLIT_DEPTH as usize],
     /// The attacks on row `rows`.
     pub masks: Masks,
-    /// Estimated work: see [`probe_cost`](super::cost::probe_cost).
+    /// Estimated work: see [`probe_cost`].
     pub cost: u64,
 }
 

@@ -3,8 +3,9 @@
 //! [`Observer`] about each finished unit, and stops handing out units
 //! once the caller's stop flag is set.
 //!
-//! Both engines, both executors, every CLI command and every library entry
-//! point count through here. It never prints and never decides what to do with a
+//! Every engine (mirror, join, constellations), both executors (the CPU,
+//! the GPU), every CLI command and every library entry point count
+//! through here. It never prints and never decides what to do with a
 //! finished unit: the observer does (draws a bar, appends to a journal).
 
 use std::num::NonZeroUsize;

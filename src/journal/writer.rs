@@ -159,8 +159,6 @@ pub struct Journal {
     /// The units it held when opened, in id order.
     done: Vec<(u32, u128)>,
     cut: Option<Cut>,
-    /// Test hook: after this many records, call the function.
-    stop_after: Option<(usize, fn())>,
 }
 
 impl Journal {
@@ -274,7 +272,6 @@ impl Journal {
             written: AtomicUsize::new(0),
             done: replay.done,
             cut,
-            stop_after: None,
         })
     }
 
@@ -301,14 +298,6 @@ impl Journal {
     #[must_use]
     pub fn written(&self) -> usize {
         self.written.load(Ordering::SeqCst)
-    }
-
-    /// Test builds' hook: `hook` runs right after the `records`-th record
-    /// (the appends one at a time then, and no group commit), to test
-    /// resuming from a kill at an exact point without timing races.
-    #[doc(hidden)]
-    pub fn stop_after(&mut self, records: usize, hook: fn()) {
-        self.stop_after = Some((records, hook));
     }
 
     /// Syncs every record to the disk, cuts the unused room off, and stops
@@ -390,12 +379,6 @@ impl Journal {
     /// Copies the record of unit `id`, which counted `solutions`, into the
     /// map, and commits the records if one is due.
     fn append(&self, id: u32, solutions: u128) -> Result<(), Error> {
-        // The test hook stops after exactly K records: one append at a time.
-        let _one_at_a_time = self.stop_after.map(|_| {
-            self.last_sync
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-        });
         let mut record = [0; MAX_RECORD];
         let len = self.header.write_record(id, solutions, &mut record);
         {
@@ -423,18 +406,12 @@ impl Journal {
                 std::ptr::copy_nonoverlapping(record.as_ptr(), self.map.as_mut_ptr().add(at), len);
             }
         }
-        let written = self.written.fetch_add(1, Ordering::SeqCst) + 1;
-        if self.stop_after.is_none()
-            && let Ok(mut last_sync) = self.last_sync.try_lock()
+        self.written.fetch_add(1, Ordering::SeqCst);
+        if let Ok(mut last_sync) = self.last_sync.try_lock()
             && last_sync.elapsed() >= SYNC_EVERY
         {
             *last_sync = Instant::now();
             self.commit().map_err(|e| self.io_error(e))?;
-        }
-        if let Some((after, hook)) = self.stop_after
-            && after == written
-        {
-            hook();
         }
         Ok(())
     }

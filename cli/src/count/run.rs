@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 use queens::journal::Journal;
 use queens::shard::Prepared;
-use queens::{Config, Count, Engine, Plan, Problem, Runner, Selection, Shape, known};
+use queens::{Config, Count, Engine, Observer, Plan, Problem, Runner, Selection, Shape, known};
 use rayon::ThreadPool;
 
 use super::records::Style;
@@ -174,8 +174,13 @@ impl Request {
             progress = progress.resumed(resumed.len(), cost.sum(), solutions, journal.path());
         }
         let progress = &progress;
+        let kill_hook = journal.and_then(|_| journal::KillAfter::from_env(progress));
+        let observer: &dyn Observer = match &kill_hook {
+            Some(hook) => hook,
+            None => progress,
+        };
         let mut runner = (self.runner(pool))
-            .observer(progress)
+            .observer(observer)
             .stop(signals::stop_flag());
         if let Some(journal) = journal {
             runner = runner.journal(journal);

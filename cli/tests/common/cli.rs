@@ -70,15 +70,49 @@ pub fn rejects(args: &[&str], needles: &[&str]) {
     }
 }
 
-/// Runs `queens` with `args` and `env`, without the shard index a
-/// scheduler may have set in the tests' own environment.
-pub fn run(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_queens"))
+/// `queens` with `args`, nothing on stdin, and without the shard index a
+/// scheduler may have set in the tests' own environment: to spawn, or to
+/// set more on.
+pub fn command(args: &[&str]) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_queens"));
+    command
         .args(args)
+        .stdin(std::process::Stdio::null())
         .env_remove("SLURM_ARRAY_TASK_ID")
         .env_remove("JOB_COMPLETION_INDEX")
-        .env_remove("AWS_BATCH_JOB_ARRAY_INDEX")
-        .envs(env.iter().copied())
-        .output()
-        .unwrap()
+        .env_remove("AWS_BATCH_JOB_ARRAY_INDEX");
+    command
+}
+
+/// Runs [`command`] to its end.
+pub fn output(args: &[&str]) -> std::process::Output {
+    command(args).output().unwrap()
+}
+
+/// Runs [`command`] with `env` set, to its end.
+pub fn run(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    command(args).envs(env.iter().copied()).output().unwrap()
+}
+
+/// Runs a count with the test builds' kill hook (`QUEENS_TEST_KILL_AFTER`):
+/// the process kills itself with SIGKILL once `units` units have finished.
+/// On one thread (`-j 1` is added to `args`), so that its journal then
+/// holds exactly those units; see `count_killed_on_every_core` for the
+/// hook on many threads.
+pub fn killed_after(units: usize, args: &[&str]) -> std::process::Output {
+    killed(units, &[args, &["-j", "1"]].concat())
+}
+
+/// [`killed_after`] on every core: the journal holds `units` units or more
+/// (those whose threads wrote them before the kill).
+pub fn count_killed_on_every_core(units: usize, args: &[&str]) -> std::process::Output {
+    killed(units, args)
+}
+
+fn killed(units: usize, args: &[&str]) -> std::process::Output {
+    use std::os::unix::process::ExitStatusExt;
+    crate::common::needs_test_hooks();
+    let out = run(args, &[("QUEENS_TEST_KILL_AFTER", &units.to_string())]);
+    assert_eq!(out.status.signal(), Some(9), "{args:?}: {out:?}");
+    out
 }

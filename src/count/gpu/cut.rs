@@ -84,7 +84,7 @@ pub(crate) fn restricted(roots: &[Root]) -> bool {
     roots.iter().any(|r| r.allowed.is_some())
 }
 
-/// The roots of units `ids` of `plan`, a plan [`refuse`] lets through.
+/// The roots of units `ids` of `plan`, a plan [`refuse`](super::refuse) lets through.
 pub(crate) fn roots(plan: &Plan, ids: &[u32]) -> Vec<Root> {
     if let Some(units) = plan.prefix_units() {
         return ids

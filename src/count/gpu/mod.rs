@@ -5,7 +5,7 @@
 //! shards, and a unit counted on either gives the same number.
 //!
 //! A unit is far too big for one GPU thread, so it is cut further: every
-//! placement of the first [`task_depth`] rows that extends the unit is a
+//! placement of the first [`task_depth`](cut::task_depth) rows that extends the unit is a
 //! *task*, the three `u32` masks of the attacks on its next row. A
 //! constellations unit (a [`Start`](super::constellations::Start): queens
 //! fixed on the four border lines) also restricts each row to the columns
@@ -31,7 +31,7 @@
 //! This file holds what the rest of the crate asks of the GPU: whether it
 //! can run a plan, and whether there is one. The cut of units into tasks
 //! is [`cut`]'s; the CPU copy of the kernel's search that tests pin it
-//! with, [`reference`]'s; the launches, `batch` and `device` (the `gpu`
+//! with, [`reference`](mod@reference)'s; the launches, `batch` and `device` (the `gpu`
 //! feature), or without it a GPU that never opens, `stub`.
 
 // Without the `gpu` feature the cut and the per-task search are still

@@ -110,7 +110,7 @@ impl SlicedMatcher {
 
     /// Counts the weighted compatible pairs between `stored` and `queries`,
     /// whose words use only the low `bits` bits: the tables of at most
-    /// [`PIECE`] stored words at a time.
+    /// `PIECE` stored words at a time.
     pub fn count(&mut self, stored: &[u64], queries: &[u64], bits: u32) -> u64 {
         if queries.is_empty() {
             return 0;

@@ -14,7 +14,7 @@ use super::sizes::{self, Largest};
 use super::{JoinPlan, Kind, MAX_WHOLE_SIDE, Stage};
 
 impl JoinPlan {
-    /// The bytes [`new`](Self::new) keeps for an `n`-board: the group
+    /// The bytes a plan keeps for an `n`-board: the group
     /// sizes and the jobs. Cheap: counts the jobs, builds nothing.
     #[must_use]
     pub fn plan_bytes(n: u32, stage: Stage) -> u64 {
@@ -53,7 +53,7 @@ impl JoinPlan {
         }
     }
 
-    /// The most bytes one thread's [`Scratch`] grows to over these jobs:
+    /// The most bytes one thread's [`Scratch`](super::Scratch) grows to over these jobs:
     /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, or,
     /// where that is more, the right half-boards of the job with the most
     /// (at most 8 bytes a right candidate, held whole up to a chunk of
@@ -81,7 +81,7 @@ impl JoinPlan {
     /// takes on `threads` threads, besides the runner's records, found
     /// without building the plan (in milliseconds, where building it takes
     /// up to minutes): the plan's own bytes and tables, exactly, and each
-    /// thread's scratch, exactly where [`sizes::LARGEST`] pins the plan's
+    /// thread's scratch, exactly where [`sizes::largest`] pins the plan's
     /// largest job, else its floor. Never above what [`bytes`](Self::bytes),
     /// [`table_bytes`](Self::table_bytes) and
     /// [`scratch_bytes`](Self::scratch_bytes) add up to for the built plan.
@@ -116,7 +116,7 @@ const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
 const CHUNK_BYTES: u64 =
     STORED_CHUNK as u64 * 12 + PIECE as u64 * 44 + (40 << MAX_CUTS) + (8 << 20);
 
-/// Bytes a thread's [`Scratch`] takes per candidate of the largest job
+/// Bytes a thread's [`Scratch`](super::Scratch) takes per candidate of the largest job
 /// it runs (the half-board lists, the sieve's copies and cut values, the
 /// matcher's tables): a candidate yields at most one word, and most yield
 /// none. Measured over every job, on one scratch, for n = 15 to 19: at

@@ -8,11 +8,12 @@
 //! diagonals do not meet (see [`matcher`]). One row set is one job: jobs are
 //! independent, have stable ids and a cost estimate known before they run,
 //! and are the join's units in a [`crate::Plan`], run by the same runner as
-//! the backtracking engine's.
+//! the backtracking engines'.
 //!
 //! The method is Evgeny Kluev's quadrant join (EvgenyKluev/N-Queens-Count-Sol),
-//! as restated in `shared/design/quadrant-join.md`; this code is our own.
-//! The stages of that note are kept side by side ([`Stage`]) so that tests
+//! restated in a design note of ours (not in this repository;
+//! docs/how-it-counts.md tells the method); this code is our own. The
+//! stages of that note are kept side by side ([`Stage`]) so that tests
 //! can compare each with the one before.
 //!
 //! This file holds what every part shares: the join's limits, its stages
@@ -50,7 +51,7 @@ pub(crate) const MAX_JOIN_N: u32 = 28;
 pub(crate) const MAX_WHOLE_N: u32 = 24;
 /// The largest quarter side whose whole tables a plan builds (1.1 GB at
 /// n = 22, side 11); from side 12 on (n = 24, 25: 9.7 and 5.1 GB), each job
-/// builds the slices it reads ([`Pieces::PerJob`]).
+/// builds the slices it reads ([`Pieces::PerJob`](plan::Pieces::PerJob)).
 const MAX_WHOLE_SIDE: u32 = 11;
 
 /// How much of the method to use. The join engine ([`crate::Engine::Join`])

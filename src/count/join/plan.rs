@@ -51,7 +51,7 @@ pub(super) enum Pieces {
     /// one that runs: describing a plan needs only its sizes.
     Whole(OnceLock<Tables>),
     /// Each job builds the four slices it reads (top and bottom rows of
-    /// each half) in its thread's [`Scratch`]: memory bounded by the job,
+    /// each half) in its thread's [`Scratch`](super::Scratch): memory bounded by the job,
     /// not by the board.
     PerJob,
 }

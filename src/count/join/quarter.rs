@@ -594,7 +594,8 @@ mod tests {
 
     #[test]
     fn sizes_match_the_design_note() {
-        // Measured in shared/design/quadrant-join.md, section 1.4.
+        // Side 8 (n = 16): the size measured when the method was designed,
+        // before this code (docs/how-it-counts.md tells the method).
         assert_eq!(QuarterTable::new(8).pieces.len(), 118_969);
     }
 

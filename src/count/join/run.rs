@@ -388,6 +388,7 @@ mod tests {
     /// in chunks: every job of the small boards, a random sample of the
     /// larger ones (n = 22's jobs take 0.15 s each).
     #[test]
+    #[ignore = "slow (about a minute): .ci/run runs it"]
     fn jobs_on_slices_count_what_jobs_on_whole_tables_count() {
         let mut seed = 0x2026_1124_u64;
         let mut draw = |len: usize| {
@@ -478,6 +479,7 @@ mod tests {
     /// counts what the shallow one of n <= 22 counts, on the costliest jobs
     /// of n = 21 and 22, where the deep one takes more than 6 cuts.
     #[test]
+    #[ignore = "slow (about 20 s): .ci/run runs it"]
     fn a_deeper_sieve_counts_the_same_jobs_alike() {
         let mut deepest = 0;
         for n in [21, 22] {

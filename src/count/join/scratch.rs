@@ -31,7 +31,8 @@ pub(super) const LONGER_FROM: usize = 1 << 20;
 /// Per-thread buffers, grown to the largest job and then reused.
 #[derive(Default)]
 pub struct Scratch {
-    /// The slices a job reads where it builds them ([`Pieces::PerJob`]).
+    /// The slices a job reads where it builds them
+    /// ([`Pieces::PerJob`](super::plan::Pieces::PerJob)).
     pub(super) slices: [Slice; 4],
     pub(super) work: Work,
 }

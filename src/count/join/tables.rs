@@ -38,9 +38,10 @@ impl JoinPlan {
         })
     }
 
-    /// Makes `slices` the four a job of [`Stage::FixedMiddle`] reads: the
-    /// left half's top and bottom rows, then the right half's. A slot
-    /// that holds its slice already keeps it.
+    /// Makes `slices` the four a job of
+    /// [`Stage::FixedMiddle`](super::Stage::FixedMiddle) reads: the left
+    /// half's top and bottom rows, then the right half's. A slot that
+    /// holds its slice already keeps it.
     pub(super) fn build_slices(&self, job: &Job, slices: &mut [Slice; 4]) {
         let side = self.sizes.side();
         let none = Piece::default();

@@ -88,48 +88,10 @@ pub(super) fn read_list<R: BufRead>(
 ) -> Result<Option<Checked>, ReadError> {
     loop {
         if let Some((close, kind)) = lists.open {
-            input.skip_whitespace(true)?;
-            match input.peek()? {
-                Some(c) if c == close => {
-                    input.next()?;
-                    lists.open = None;
-                    lists.closed_on = input.line;
-                    continue;
-                }
-                Some(b',') => {
-                    input.next()?;
-                    input.skip_whitespace(true)?;
-                }
-                // numpy separates rows by line breaks alone.
-                Some(b'[' | b'(') => {}
-                other => {
-                    return Err(input.malformed(format!(
-                        "expected ',' or '{}' after board {}, found {}",
-                        close as char,
-                        index - 1,
-                        describe_opt(other)
-                    )));
-                }
+            if another_board_follows(input, lists, close, index)? {
+                return read_listed_board(input, kind, index, reading, keep);
             }
-            let open = input.peek()?;
-            let Some(board_close) = open.and_then(closing) else {
-                return Err(input.malformed(format!(
-                    "expected '[' to open {}, found {}",
-                    kind.what(),
-                    describe_opt(open)
-                )));
-            };
-            input.next()?;
-            let line = input.line;
-            return match kind {
-                Kind::Rows => read_rows(input, index, board_close, keep),
-                Kind::Columns => read_columns(input, index, line, board_close, reading, keep),
-                Kind::Matrix => {
-                    input.skip_whitespace(true)?;
-                    let grid = Grid::new(index, line, Alphabet::Digits, keep);
-                    read_matrix(input, grid, board_close, None, keep)
-                }
-            };
+            continue;
         }
         let Some(first) = input.skip_between_boards()? else {
             return Ok(None);
@@ -141,84 +103,192 @@ pub(super) fn read_list<R: BufRead>(
             )));
         }
         lists.values += 1;
-        // Down to the first leaf: the brackets opened on the way.
-        let mut closes: Vec<u8> = Vec::with_capacity(3);
-        while let Some(close) = input.peek()?.and_then(closing) {
-            if closes.len() == 3 {
-                return Err(input.malformed(
-                    "lists nested more than 3 deep: a list of boards holds boards, each a list \
-                     of rows or of columns"
-                        .to_owned(),
-                ));
-            }
-            input.next()?;
-            closes.push(close);
-            input.skip_whitespace(true)?;
-        }
-        let line = input.line;
-        let leaf = input.peek()?;
-        match (closes.as_slice(), leaf) {
-            (&[close], Some(c)) if c == close => {
-                input.next()?;
-                lists.closed_on = input.line;
-            }
-            (&[_, close, ..], Some(c)) if c == close => {
-                return Err(input.malformed(format!("board {index} is an empty array")));
-            }
-            (&[close], Some(b'"' | b'\'')) => {
-                let board = read_rows(input, index, close, keep)?;
-                lists.closed_on = input.line;
-                return Ok(board);
-            }
-            (&[outer, close], Some(b'"' | b'\'')) => {
-                lists.open = Some((outer, Kind::Rows));
-                return read_rows(input, index, close, keep);
-            }
-            (&[close], Some(b'0'..=b'9')) => {
-                let board = read_columns(input, index, line, close, reading, keep)?;
-                lists.closed_on = input.line;
-                return Ok(board);
-            }
-            (&[outer, close], Some(b'0'..=b'9')) => {
-                let first = columns::read_first(
-                    input,
-                    index,
-                    End::Close(close),
-                    reading.limit,
-                    reading.base,
-                    keep,
-                )?;
-                return match first {
-                    First::Columns(checked) => {
-                        lists.open = Some((outer, Kind::Columns));
-                        Ok(Some(checked))
-                    }
-                    First::Matrix(grid) => {
-                        let board = read_matrix(input, grid, outer, None, keep)?;
-                        lists.closed_on = input.line;
-                        Ok(board)
-                    }
-                };
-            }
-            (&[outer, board, row], Some(b'0'..=b'9')) => {
-                lists.open = Some((outer, Kind::Matrix));
-                let grid = Grid::new(index, line, Alphabet::Digits, keep);
-                return read_matrix(input, grid, board, Some(row), keep);
-            }
-            (_, other) => {
-                let deep = closes.len();
-                return Err(input.malformed(format!(
-                    "expected {} in a list nested {deep} deep, found {}",
-                    match deep {
-                        1 => "a row string, a column number or another list",
-                        2 => "a row string or a number",
-                        _ => "a number (a 0/1 matrix's square)",
-                    },
-                    describe_opt(other)
-                )));
-            }
+        let closes = open_to_first_leaf(input)?;
+        if let Began::Board(board) = begin_list(input, lists, &closes, index, reading, keep)? {
+            return Ok(board);
         }
     }
+}
+
+/// After a board of the open list of boards, which closes with `close`:
+/// past the comma, whether another board follows (its bracket is next),
+/// or past the closing bracket, that none does.
+fn another_board_follows<R: BufRead>(
+    input: &mut Input<R>,
+    lists: &mut Lists,
+    close: u8,
+    index: u64,
+) -> Result<bool, ReadError> {
+    input.skip_whitespace(true)?;
+    match input.peek()? {
+        Some(c) if c == close => {
+            input.next()?;
+            lists.open = None;
+            lists.closed_on = input.line;
+            Ok(false)
+        }
+        Some(b',') => {
+            input.next()?;
+            input.skip_whitespace(true)?;
+            Ok(true)
+        }
+        // numpy separates rows by line breaks alone.
+        Some(b'[' | b'(') => Ok(true),
+        other => Err(input.malformed(format!(
+            "expected ',' or '{}' after board {}, found {}",
+            close as char,
+            index - 1,
+            describe_opt(other)
+        ))),
+    }
+}
+
+/// A board of `kind` in a list of boards, from its opening bracket.
+fn read_listed_board<R: BufRead>(
+    input: &mut Input<R>,
+    kind: Kind,
+    index: u64,
+    reading: Reading,
+    keep: &mut Keep,
+) -> Result<Option<Checked>, ReadError> {
+    let open = input.peek()?;
+    let Some(board_close) = open.and_then(closing) else {
+        return Err(input.malformed(format!(
+            "expected '[' to open {}, found {}",
+            kind.what(),
+            describe_opt(open)
+        )));
+    };
+    input.next()?;
+    let line = input.line;
+    match kind {
+        Kind::Rows => read_rows(input, index, board_close, keep),
+        Kind::Columns => read_columns(input, index, line, board_close, reading, keep),
+        Kind::Matrix => {
+            input.skip_whitespace(true)?;
+            let grid = Grid::new(index, line, Alphabet::Digits, keep);
+            read_matrix(input, grid, board_close, None, keep)
+        }
+    }
+}
+
+/// Reads the opening brackets of a top-level list down to its first leaf
+/// and returns their closing brackets, outermost first (three at most).
+fn open_to_first_leaf<R: BufRead>(input: &mut Input<R>) -> Result<Vec<u8>, ReadError> {
+    let mut closes: Vec<u8> = Vec::with_capacity(3);
+    while let Some(close) = input.peek()?.and_then(closing) {
+        if closes.len() == 3 {
+            return Err(input.malformed(
+                "lists nested more than 3 deep: a list of boards holds boards, each a list of \
+                 rows or of columns"
+                    .to_owned(),
+            ));
+        }
+        input.next()?;
+        closes.push(close);
+        input.skip_whitespace(true)?;
+    }
+    Ok(closes)
+}
+
+/// What a top-level list's first leaf began.
+enum Began {
+    /// An empty list, `[]`, read: no board.
+    Empty,
+    /// Its first board, read (and the list of boards left open, if it is one).
+    Board(Option<Checked>),
+}
+
+/// The first board of a top-level list whose brackets `closes` are open,
+/// by what its first leaf and its depth say the list is.
+fn begin_list<R: BufRead>(
+    input: &mut Input<R>,
+    lists: &mut Lists,
+    closes: &[u8],
+    index: u64,
+    reading: Reading,
+    keep: &mut Keep,
+) -> Result<Began, ReadError> {
+    let line = input.line;
+    let board = match (closes, input.peek()?) {
+        (&[close], Some(c)) if c == close => {
+            input.next()?;
+            lists.closed_on = input.line;
+            return Ok(Began::Empty);
+        }
+        (&[_, close, ..], Some(c)) if c == close => {
+            return Err(input.malformed(format!("board {index} is an empty array")));
+        }
+        (&[close], Some(b'"' | b'\'')) => {
+            let board = read_rows(input, index, close, keep)?;
+            lists.closed_on = input.line;
+            board
+        }
+        (&[outer, close], Some(b'"' | b'\'')) => {
+            lists.open = Some((outer, Kind::Rows));
+            read_rows(input, index, close, keep)?
+        }
+        (&[close], Some(b'0'..=b'9')) => {
+            let board = read_columns(input, index, line, close, reading, keep)?;
+            lists.closed_on = input.line;
+            board
+        }
+        (&[outer, close], Some(b'0'..=b'9')) => {
+            begin_columns_or_matrix(input, lists, outer, close, index, reading, keep)?
+        }
+        (&[outer, board, row], Some(b'0'..=b'9')) => {
+            lists.open = Some((outer, Kind::Matrix));
+            let grid = Grid::new(index, line, Alphabet::Digits, keep);
+            read_matrix(input, grid, board, Some(row), keep)?
+        }
+        (_, other) => return Err(unexpected_leaf(input, closes.len(), other)),
+    };
+    Ok(Began::Board(board))
+}
+
+/// Numbers two lists deep: a list of boards of columns, or one 0/1 matrix,
+/// as the first inner list says (`columns::read_first`).
+fn begin_columns_or_matrix<R: BufRead>(
+    input: &mut Input<R>,
+    lists: &mut Lists,
+    outer: u8,
+    close: u8,
+    index: u64,
+    reading: Reading,
+    keep: &mut Keep,
+) -> Result<Option<Checked>, ReadError> {
+    let first = columns::read_first(
+        input,
+        index,
+        End::Close(close),
+        reading.limit,
+        reading.base,
+        keep,
+    )?;
+    match first {
+        First::Columns(checked) => {
+            lists.open = Some((outer, Kind::Columns));
+            Ok(Some(checked))
+        }
+        First::Matrix(grid) => {
+            let board = read_matrix(input, grid, outer, None, keep)?;
+            lists.closed_on = input.line;
+            Ok(board)
+        }
+    }
+}
+
+/// The error for a leaf `found` that no list `deep` lists deep starts with.
+fn unexpected_leaf<R: BufRead>(input: &Input<R>, deep: usize, found: Option<u8>) -> ReadError {
+    input.malformed(format!(
+        "expected {} in a list nested {deep} deep, found {}",
+        match deep {
+            1 => "a row string, a column number or another list",
+            2 => "a row string or a number",
+            _ => "a number (a 0/1 matrix's square)",
+        },
+        describe_opt(found)
+    ))
 }
 
 /// A board of row strings, its opening bracket read, up to `close`.
