@@ -21,7 +21,7 @@
 //! the boards before it have been reported). An input without boards, as
 //! `list` writes for n = 2 or 3 (nothing, or `[]`), is 0 boards checked:
 //! exit 0, with a line on stderr. The reading and checking are
-//! [`queens::read`]'s and [`queens::check`]'s; this file only opens
+//! [`queens::Boards`]' and [`queens::first_fault`]'s; this file only opens
 //! the input and talks.
 
 use crate::exit::ExitCode;

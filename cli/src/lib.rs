@@ -1,11 +1,13 @@
-//! The `queens` command line: one file per subcommand, and what they share.
+//! The `queens` command line: one file per subcommand, and what they share,
+//! behind one entry, [`main_with`], that the `queens` binary and the Python
+//! wheel's `queens` command both call.
 //!
-//! Data goes to stdout through [`report`] (a table, or JSON lines with
-//! `--json`); progress, warnings and errors go to stderr; [`exit`] holds
+//! Data goes to stdout through `report` (a table, or JSON lines with
+//! `--json`); progress, warnings and errors go to stderr; `exit` holds
 //! the exit codes.
 //!
 //! Everything here talks (stdout, stderr, exit codes) and nothing computes:
-//! boards, plans and counts come from the library.
+//! boards, plans and counts come from the library, `queens`.
 
 mod args;
 mod bench;

@@ -26,7 +26,7 @@ pub const VAR: &str = "QUEENS_MEMORY_LIMIT";
 /// The bytes a plan or a count may take here, `None` for no limit.
 ///
 /// # Errors
-/// A [`UsageError`] when `QUEENS_MEMORY_LIMIT` is neither bytes nor `none`.
+/// A usage error (exit 2) when `QUEENS_MEMORY_LIMIT` is neither bytes nor `none`.
 pub fn available() -> anyhow::Result<Option<u64>> {
     if let Some(limit) = limit_from(std::env::var_os(VAR)) {
         let limit = limit.context("reading the memory limit")?;

@@ -19,7 +19,7 @@
 //! written, so kill -9 loses nothing that finished; a power loss loses at
 //! most the last second. The file is locked against a second process.
 //!
-//! A sync that fails ends the count: the journal, as an [`Observer`],
+//! A sync that fails ends the count: the journal, kept by the [`Runner`](crate::Runner) before any observer hears of a unit,
 //! returns the error and the run stops with it. Another process that
 //! truncates the file under the map makes the next record's copy raise
 //! SIGBUS; this module installs no signal handler (a library must not),

@@ -7,7 +7,7 @@
 //! One thread pool serves every size of a range and every cross-check.
 //!
 //! [`args`] is the command line as clap parses it; [`request`] resolves it
-//! once into what to count and refuses what cannot be counted; [`run`]
+//! once into what to count and refuses what cannot be counted; [`mod@run`]
 //! gets a plan ready and runs it; [`size`] counts one board size with its
 //! method and its checks; [`records`] is what is reported of each.
 

@@ -2,7 +2,7 @@
 //! people read them (rows of a [`Table`], a few labelled lines) or as one
 //! JSON object a line (`--json`); [`mismatch`] is the one way a
 //! JSON object a line (`--json`); [`mismatch`] is the one way a
-//! disagreement is announced ([`verdict`]); [`table`] lays out the text.
+//! disagreement is announced ([`mod@verdict`]); [`table`] lays out the text.
 //! A record is a `#[derive(Serialize)]` struct whose documented fields are
 //! its JSON, and whose [`Human`] impl is its text, so the two forms are
 //! written side by side and cannot drift apart. Text for people that goes

@@ -417,7 +417,7 @@ impl Plan {
             .expect("a count that never stops ends")
     }
 
-    /// [`Self::count_unit_unchecked`], stopped inside the unit when
+    /// `count_unit_unchecked`, stopped inside the unit when
     /// `stop()` says so (`None`): the backtracking engines read it between
     /// pieces of their units ([`super::pieces`]); the join's units are
     /// small (n = 22: 352,716 units, about 0.15 s each on one core) and
