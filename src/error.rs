@@ -8,6 +8,9 @@
 /// The most threads a pool may be asked for. More is a typo, not a machine.
 pub const MAX_THREADS: usize = 4096;
 
+/// The most shards a run may have (`queens::shard::MAX_SHARDS`).
+pub const MAX_SHARDS: u32 = 100_000;
+
 /// `, line N` of a message, or nothing for line 0 (no line at all).
 fn at_line(line: usize) -> String {
     match line {
@@ -50,7 +53,7 @@ pub enum Error {
     /// A shard that is not one of a run's: `0 <= index < of <= MAX_SHARDS`.
     #[error(
         "shard {index}/{of} is out of range: give I/K with 0 <= I < K <= {max}",
-        max = crate::shard::MAX_SHARDS
+        max = MAX_SHARDS
     )]
     Shard {
         /// The index asked for.

@@ -29,8 +29,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::Error;
-use crate::count::{Config, Counter, Engine};
 use crate::kernel::{MAX_N, Masks, count_completions, full_mask, lowest_bit};
+use crate::{Config, Counter, Engine};
 
 /// One step of the ladder.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -76,6 +76,7 @@ pub mod bench;
 mod check;
 mod construct;
 mod count;
+mod counter;
 mod cpu;
 mod error;
 mod estimate;
@@ -88,6 +89,7 @@ mod kernel;
 pub mod known;
 mod ladder;
 mod problem;
+mod runner;
 pub mod shard;
 mod solutions;
 mod svg;
@@ -100,16 +102,18 @@ pub use check::{
 };
 pub use construct::Construction;
 pub use count::{
-    Config, Count, Counter, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GpuOptions,
-    Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Runner, Selection, Shape, Simd,
-    Unit, UnitDone, count, find_gpu, sample_units, thread_pool,
+    Config, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GpuOptions, Impossible,
+    MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Selection, Shape, Simd, Unit, UnitDone,
+    find_gpu, sample_units, thread_pool,
 };
+pub use counter::{Counter, count};
 pub use error::{Error, MAX_THREADS};
 pub use estimate::{Estimate, Overrun, Projection, Sample, estimate, project};
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};
 pub use problem::{Problem, Square};
+pub use runner::{Count, Runner};
 pub use solutions::{Solutions, solve_n_queens};
 pub use svg::{SvgBoard, write_svg};
 pub use symmetry::{Transform, canonical, is_canonical, orbit, stabiliser};

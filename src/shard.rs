@@ -47,13 +47,8 @@ pub use task::{PrepareError, Prepared, Task, Unreadable, gather, read};
 /// What a shard file says it is: its `format` field.
 pub const FORMAT: &str = "queens-shard-1";
 
-/// The most shards a run may have.
-pub const MAX_SHARDS: u32 = 100_000;
-
-/// The mirror engine's split for a sharded run: two rows give n = 18 only
-/// 136 units, and 64 shards of them finish 1.4 times later than the ideal;
-/// four rows give 18,132 (results/amd-epyc-2c/2026-11-23-shards.txt).
-pub const SPLIT_DEPTH: u32 = 4;
+pub use crate::count::SHARD_SPLIT_DEPTH as SPLIT_DEPTH;
+pub use crate::error::MAX_SHARDS;
 
 /// How a plan's units are dealt to K shards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,7 +9,7 @@
 //!   join), one unit per row set, with the board's symmetries (n = 4..=28).
 //!
 //! A plan says what is counted: its [`Shape`] (n, engine, split) and its
-//! [`Config`] (memory limit, options). A [`Runner`] says where and how it
+//! [`Config`] (memory limit, options). A [`Runner`](crate::Runner) says where and how it
 //! runs: threads or a pool, an [`Executor`] (the CPU, or for the
 //! backtracking engines' plans an NVIDIA GPU, the `gpu` feature), an
 //! [`Observer`], a stop flag, a journal and a shard. The runner is no part
@@ -17,35 +17,37 @@
 //! journal and its shards.
 //!
 //! [`Engine::best_for`] picks the faster engine for `n`; each is the
-//! other's [`second_opinion`](Engine::second_opinion). [`count`] is the
-//! one call; [`Counter`] builds a plan and a runner in one line.
+//! other's [`second_opinion`](Engine::second_opinion). [`count`](crate::count()) is the
+//! one call; [`Counter`](crate::Counter) builds a plan and a runner in one line.
 
 mod completion;
 pub(crate) mod constellations;
 pub(crate) mod cost;
-mod counter;
 pub(crate) mod gpu;
 pub(crate) mod join;
 pub(crate) mod mirror;
 mod options;
 pub(crate) mod pieces;
 pub(crate) mod plan;
-mod run;
-mod runner;
+pub(crate) mod run;
 mod selection;
 
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-pub use self::counter::Counter;
 pub use self::gpu::{GPU_EXECUTOR, find_gpu};
 pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
 pub use self::options::{GpuOptions, Options, Simd};
 pub use self::plan::{Impossible, Plan, PlanHash, Unit};
 pub use self::run::{Observer, UnitDone, thread_pool};
-pub use self::runner::{Count, Runner};
 pub use self::selection::{Selection, sample_units};
+
+/// The mirror engine's split for a sharded run (`queens::shard::SPLIT_DEPTH`):
+/// two rows give n = 18 only 136 units, and 64 shards of them finish 1.4
+/// times later than the ideal; four rows give 18,132
+/// (results/amd-epyc-2c/2026-11-23-shards.txt).
+pub const SHARD_SPLIT_DEPTH: u32 = 4;
 use crate::Error;
 
 /// A counting engine.
@@ -150,9 +152,9 @@ impl FromStr for Engine {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Executor {
-    /// The CPU: rayon's current pool, a pool of [`Runner::threads`], the
+    /// The CPU: rayon's current pool, a pool of [`Runner::threads`](crate::Runner::threads), the
     /// calling thread (one thread), or the caller's pool
-    /// ([`Runner::pool`]).
+    /// ([`Runner::pool`](crate::Runner::pool)).
     #[default]
     Cpu,
     /// The first NVIDIA GPU (a build with the `gpu` feature), for the
@@ -202,7 +204,7 @@ impl Executor {
 /// engine's split (how many rows its units fix). Two plans of one shape
 /// are the same plan, with one hash, journal and shards; what the plan
 /// needs of the machine (the options, a memory limit) is its [`Config`],
-/// and where it runs its [`Runner`]'s, neither part of the shape.
+/// and where it runs its [`Runner`](crate::Runner)'s, neither part of the shape.
 ///
 /// ```
 /// use queens::{Config, Engine, Plan, Shape};
@@ -258,8 +260,7 @@ impl Shape {
     /// ```
     #[must_use]
     pub fn of_count(n: u32, engine: Engine, split_depth: Option<u32>, sharded: bool) -> Self {
-        let shard_split =
-            (sharded && engine == Engine::Mirror).then_some(crate::shard::SPLIT_DEPTH);
+        let shard_split = (sharded && engine == Engine::Mirror).then_some(SHARD_SPLIT_DEPTH);
         Self::new(n, engine, split_depth.or(shard_split))
     }
 }
@@ -297,7 +298,7 @@ impl Engine {
 /// What a plan needs of the machine it counts on: the memory it may take
 /// and how its units may use the hardware. A plan keeps its config
 /// ([`Plan::config`]): neither changes the plan's units or hash, and
-/// where and on how many threads its units run is the [`Runner`]'s.
+/// where and on how many threads its units run is the [`Runner`](crate::Runner)'s.
 /// `Config::default()` sets no memory limit and takes the default options.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
@@ -330,29 +331,12 @@ impl Config {
     }
 }
 
-/// The number of solutions of the `n`-queens puzzle, with the best engine
-/// for `n` on every core (rayon's global pool): the one call for programs
-/// that embed the library, as fast as `queens count`. It is
-/// `Counter::new(n).run()`; [`Counter`] chooses the rest.
-///
-/// ```
-/// assert_eq!(queens::count(8)?, 92);
-/// assert_eq!(queens::count(14)?, 365_596);
-/// # Ok::<(), queens::Error>(())
-/// ```
-///
-/// # Errors
-/// [`Error::BoardSize`] when `n` is not in `1..=32`; [`Error::Pool`] if
-/// the threads cannot start.
-pub fn count(n: u32) -> Result<u128, Error> {
-    Counter::new(n).run().map(|c| c.solutions)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::count::plan::Planner;
     use crate::cpu::Features;
+    use crate::{Counter, Runner};
     use std::num::NonZeroUsize;
     use std::sync::atomic::AtomicBool;
 
@@ -525,7 +509,7 @@ mod tests {
         let shard = Shape::of_count(12, Engine::Mirror, None, true);
         assert_eq!(
             shard,
-            Shape::new(12, Engine::Mirror, Some(crate::shard::SPLIT_DEPTH))
+            Shape::new(12, Engine::Mirror, Some(SHARD_SPLIT_DEPTH))
         );
         assert_eq!(
             Shape::of_count(12, Engine::Mirror, None, false).split_depth,

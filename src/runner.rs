@@ -17,16 +17,16 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::ThreadPool;
 
-use super::gpu::Gpu;
-use super::plan::threads_of;
-use super::run::{self, Observer, Target, UnitDone};
-use super::{Config, Engine, Executor, Plan, PlanHash, Selection, Shape};
 use crate::Error;
+use crate::count::gpu::{self, Gpu};
+use crate::count::plan::threads_of;
+use crate::count::run::{self, Target};
 use crate::error::MAX_THREADS;
 #[cfg(all(feature = "files", unix))]
 use crate::journal::Journal;
 #[cfg(all(feature = "files", unix))]
 use crate::shard::Prepared;
+use crate::{Config, Engine, Executor, Observer, Plan, PlanHash, Selection, Shape, UnitDone};
 
 /// The outcome of a count: of the whole plan, or of the units asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -336,7 +336,7 @@ impl Runner<'_> {
                 },
             },
             Executor::Gpu => {
-                super::gpu::refuse(plan)?;
+                gpu::refuse(plan)?;
                 gpu = Gpu::open(plan.options().gpu)?;
                 Target::Gpu(&gpu)
             }

@@ -11,11 +11,7 @@ use std::sync::atomic::AtomicBool;
 
 use rayon::ThreadPool;
 
-use super::options::Options;
-use super::run::Observer;
-use super::runner::{Count, Runner};
-use super::{Config, Engine, Executor, Plan, Shape};
-use crate::Error;
+use crate::{Config, Count, Engine, Error, Executor, Observer, Options, Plan, Runner, Shape};
 
 /// A count with everything but `n` optional: the builder behind
 /// [`crate::count()`].
@@ -269,4 +265,22 @@ impl<'a> Counter<'a> {
         }
         Ok(())
     }
+}
+
+/// The number of solutions of the `n`-queens puzzle, with the best engine
+/// for `n` on every core (rayon's global pool): the one call for programs
+/// that embed the library, as fast as `queens count`. It is
+/// `Counter::new(n).run()`; [`Counter`] chooses the rest.
+///
+/// ```
+/// assert_eq!(queens::count(8)?, 92);
+/// assert_eq!(queens::count(14)?, 365_596);
+/// # Ok::<(), queens::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::BoardSize`] when `n` is not in `1..=32`; [`Error::Pool`] if
+/// the threads cannot start.
+pub fn count(n: u32) -> Result<u128, Error> {
+    Counter::new(n).run().map(|c| c.solutions)
 }
