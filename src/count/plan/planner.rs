@@ -57,7 +57,7 @@ pub fn join_stage_plan(n: u32, stage: Stage, config: &Config) -> Result<Plan, Er
 /// time taken apart: the unit's count and what it did (its half-boards,
 /// the pairs its matcher tested, where the time went). `None` for another
 /// engine's plan or an id out of range. Public only through
-/// `queens::internals`, for the join's profiles (`benches/join_growth.rs`).
+/// `queens::internals`, for the join's profiles (`benches/join_reach.rs`).
 #[must_use]
 pub fn join_unit_tally(plan: &Plan, id: u32) -> Option<(u128, join::sieve::Tally)> {
     if !matches!(plan.body, Body::Join(_)) || id as usize >= plan.len() {
