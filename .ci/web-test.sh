@@ -13,7 +13,7 @@ sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 rustup target add wasm32-unknown-unknown
 # rayon's threads cannot start on wasm32-unknown-unknown: the module counts
 # with Problem::count_serially, and the library must build there.
-cargo clippy --locked --lib --no-default-features --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --locked -p queens --lib --no-default-features --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --locked -p queens-web --target wasm32-unknown-unknown -- -D warnings
 cargo clippy --locked -p queens-web --all-targets -- -D warnings
 cargo test --locked -p queens-web
