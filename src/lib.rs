@@ -1,15 +1,18 @@
 //! Counts the solutions of the n-queens puzzle, as fast as the hardware
 //! allows.
 //!
-//! Two independent engines count, and each checks the other:
+//! Three independent engines count, and each checks another:
 //!
 //! - the **join** pairs left and right half-boards (meet in the middle, after
 //!   Kluev's quadrant join) and uses the board's symmetries; it is the
 //!   faster from n = 12 and covers `4 <= n <= 28`;
 //! - the **mirror** engine is a bitmask backtracker with mirror symmetry,
-//!   for every `1 <= n <= 32`.
+//!   for every `1 <= n <= 32`;
+//! - the **constellations** engine backtracks from the queens on the four
+//!   border lines, one unit per start up to the square's eight symmetries,
+//!   and counts past the join's reach.
 //!
-//! Either splits its search into a [`Plan`] of independent work units with
+//! Each splits its search into a [`Plan`] of independent work units with
 //! stable ids, descriptors, cost estimates and a hash that names the plan:
 //! any subset of units counts exactly its share, in any order and any
 //! process, which is what resuming and sharding build on. A plan says what

@@ -1,12 +1,14 @@
-//! Counting: the engines, their plans of work units, the one runner, and
-//! the choice of engine for a board size.
+//! Counting: the engines, their plans of work units, the loop that hands
+//! units to an executor (`run`), and the choice of engine for a board size.
 //!
-//! Two independent engines count, each through a [`Plan`] of units:
+//! Three independent engines count, each through a [`Plan`] of units:
 //!
 //! - [`Engine::Mirror`] backtracks row by row on bitmasks, split into units
 //!   on its first rows, with mirror symmetry halving the work (n = 1..=32);
 //! - [`Engine::Join`] pairs left and right half-boards (Kluev's quadrant
-//!   join), one unit per row set, with the board's symmetries (n = 4..=28).
+//!   join), one unit per row set, with the board's symmetries (n = 4..=28);
+//! - [`Engine::Constellations`] backtracks from the queens on the four
+//!   border lines, one unit per start up to the square's symmetries.
 //!
 //! A plan says what is counted: its [`Shape`] (n, engine, split) and its
 //! [`Config`] (memory limit, options). A [`Runner`](crate::Runner) says where and how it
