@@ -173,18 +173,16 @@ fn probe() -> Features {
     Features::PORTABLE
 }
 
-/// Whether this is an AMD CPU before Zen 3, whose `pext` is microcoded.
+/// Whether this is an AMD CPU before Zen 3 (family 0x19), whose `pext`
+/// is microcoded.
 #[cfg(target_arch = "x86_64")]
 fn slow_pext() -> bool {
-    use std::arch::x86_64::__cpuid;
-    let vendor = __cpuid(0);
-    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163);
-    let eax = __cpuid(1).eax;
-    let family = match (eax >> 8) & 0xf {
-        0xf => 0xf + ((eax >> 20) & 0xff),
-        base => base,
-    };
-    amd && family < 0x19
+    let cpuid = raw_cpuid::CpuId::new();
+    let amd = cpuid
+        .get_vendor_info()
+        .is_some_and(|vendor| vendor.as_str() == "AuthenticAMD");
+    let family = cpuid.get_feature_info().map(|info| info.family_id());
+    amd && family.is_some_and(|family| family < 0x19)
 }
 
 #[cfg(test)]

@@ -105,22 +105,23 @@ impl std::error::Error for UsageError {}
 /// The exit code of a command's result: errors are printed once, as
 /// `queens: <message>` with their causes; a closed pipe is a success.
 pub fn code(result: anyhow::Result<ExitCode>) -> ExitCode {
-    match result {
-        Ok(code) => code,
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
-        // The refusal says what it refused: the contexts would repeat it.
-        Err(ref err) if let Some(refusal) = memory_refusal(err) => {
-            eprintln!("queens: {}", super::memory::refusal(refusal));
-            ExitCode::from(EXIT_USAGE)
-        }
-        Err(err) if err.is::<UsageError>() => {
-            eprintln!("queens: {err:#}");
-            ExitCode::from(EXIT_USAGE)
-        }
-        Err(err) => {
-            eprintln!("queens: {err:#}");
-            ExitCode::FAILURE
-        }
+    let err = match result {
+        Ok(code) => return code,
+        Err(err) => err,
+    };
+    if is_broken_pipe(&err) {
+        return ExitCode::SUCCESS;
+    }
+    // The refusal says what it refused: the contexts would repeat it.
+    if let Some(refusal) = memory_refusal(&err) {
+        eprintln!("queens: {}", super::memory::refusal(refusal));
+        return ExitCode::from(EXIT_USAGE);
+    }
+    eprintln!("queens: {err:#}");
+    if err.is::<UsageError>() {
+        ExitCode::from(EXIT_USAGE)
+    } else {
+        ExitCode::FAILURE
     }
 }
 

@@ -36,9 +36,10 @@ use super::shard;
 use super::signals;
 
 pub fn run(args: &CountArgs) -> anyhow::Result<ExitCode> {
-    match count(&Request::resolve(args)?) {
-        Err(err) if let Some(&Interrupted(code)) = err.downcast_ref() => Ok(ExitCode::from(code)),
-        other => other,
+    let result = count(&Request::resolve(args)?);
+    match result.as_ref().err().and_then(|err| err.downcast_ref()) {
+        Some(&Interrupted(code)) => Ok(ExitCode::from(code)),
+        None => result,
     }
 }
 
