@@ -153,8 +153,11 @@ done
 step "SHA256SUMS"
 (
   cd "$out"
-  shopt -s nullglob
-  sums=(queens-"$version"-*.tar.gz queens-"$version"-*.zip queens_rs-"$version"-*.whl queens_rs-"$version".tar.gz)
+  sums=()
+  for file in queens-"$version"-*.tar.gz queens-"$version"-*.zip queens_rs-"$version"-*.whl \
+    queens_rs-"$version".tar.gz; do
+    [[ -f $file ]] && sums+=("$file")
+  done
   sha256sum "${sums[@]}" >SHA256SUMS
   cat SHA256SUMS
 )
