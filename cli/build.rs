@@ -1,5 +1,8 @@
 //! Records the commit the binary is built from, for `--version` and
-//! `queens bench`'s report (`unknown` outside a git checkout).
+//! `queens bench`'s report: git's HEAD in a checkout of this project; in a
+//! crate downloaded from the registry, the commit `cargo package` wrote
+//! into `.cargo_vcs_info.json`; otherwise `unknown` (the Python sdist, a
+//! source tarball).
 
 use std::process::Command;
 
@@ -15,11 +18,43 @@ fn git(args: &[&str]) -> Option<String> {
         .filter(|text| !text.is_empty())
 }
 
+/// Whether git's checkout around this folder is this project's (it keeps
+/// this file), not some other repository the sources were unpacked into.
+fn in_own_checkout() -> bool {
+    git(&["ls-files", "--error-unmatch", "build.rs"]).is_some()
+}
+
+/// The commit `cargo package` recorded, from `.cargo_vcs_info.json`'s
+/// `"sha1": "<hex>"`, shortened as `git rev-parse --short` does.
+fn packaged_commit() -> Option<String> {
+    let info = std::fs::read_to_string(".cargo_vcs_info.json").ok()?;
+    let after_key = info.split_once("\"sha1\"")?.1;
+    let hex = after_key.split('"').nth(1)?;
+    let short = hex.get(..7)?;
+    short
+        .bytes()
+        .all(|byte| byte.is_ascii_hexdigit())
+        .then(|| short.to_owned())
+}
+
 fn main() {
-    // The folder git keeps HEAD in: `.git` in a clone, but in a worktree
-    // `.git` is a file and HEAD lives elsewhere; naming a path that does
-    // not exist would rerun this script, and rebuild the crate, every time.
-    // The branches are in the common folder of all the worktrees.
+    let commit = if in_own_checkout() {
+        watch_head();
+        git(&["rev-parse", "--short", "HEAD"])
+    } else {
+        println!("cargo:rerun-if-changed=build.rs");
+        packaged_commit()
+    };
+    let commit = commit.unwrap_or_else(|| "unknown".to_owned());
+    println!("cargo:rustc-env=QUEENS_COMMIT={commit}");
+}
+
+/// Reruns this script when HEAD moves: the folder git keeps HEAD in is
+/// `.git` in a clone, but in a worktree `.git` is a file and HEAD lives
+/// elsewhere; naming a path that does not exist would rerun this script,
+/// and rebuild the crate, every time. The branches are in the common
+/// folder of all the worktrees.
+fn watch_head() {
     let dirs = git(&["rev-parse", "--absolute-git-dir"]).zip(git(&[
         "rev-parse",
         "--path-format=absolute",
@@ -32,6 +67,4 @@ fn main() {
         }
         None => println!("cargo:rerun-if-changed=build.rs"),
     }
-    let commit = git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".to_owned());
-    println!("cargo:rustc-env=QUEENS_COMMIT={commit}");
 }

@@ -28,7 +28,7 @@
 //! right.
 //!
 //! This module formats and parses bytes; [`Journal`] (feature `files`,
-//! Unix) opens, locks, appends to and syncs the file while a
+//! Unix and Windows) opens, locks, appends to and syncs the file while a
 //! [`crate::Runner`] counts, and [`ReadOnly`] reads one back with its
 //! plan, to check it.
 
@@ -36,13 +36,13 @@ use std::fmt::Write;
 
 use crate::count::Plan;
 
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 mod read_only;
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 mod writer;
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 pub use read_only::ReadOnly;
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 pub use writer::{Cut, Journal, LockWait, OnWait, OpenError};
 
 /// The journal format: the header's first word. `QJ1` journals, whose

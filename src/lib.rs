@@ -61,7 +61,7 @@
 //!
 //! A long count is a [`Runner`] given a plan and a selection of its units
 //! ([`Plan::select`]): its threads, executor, observer and stop flag, and
-//! with the `files` feature on Unix a [`journal::Journal`] it resumes from
+//! with the `files` feature on Unix and Windows a [`journal::Journal`] it resumes from
 //! and keeps, and a shard task ([`shard::Task`]) whose result it writes
 //! for [`shard::merge`]. The `queens` binary and the Python package both
 //! drive it, so their journals and shard files are the same bytes.
@@ -83,7 +83,7 @@ mod counter;
 mod cpu;
 mod error;
 mod estimate;
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 pub mod files;
 mod format;
 pub mod human;

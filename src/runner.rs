@@ -1,6 +1,6 @@
 //! [`Runner`]: where and how a plan's units run (threads or a pool, the
 //! executor, an observer, a stop flag, and with the `files` feature on
-//! Unix a journal and a shard), and [`Count`], what a run returns.
+//! Unix and Windows a journal and a shard), and [`Count`], what a run returns.
 //!
 //! What is counted is the [`Plan`]'s (its board, engine, split, config);
 //! which of its units, a [`Selection`]. A runner holds nothing that says
@@ -22,9 +22,9 @@ use crate::count::gpu::{self, Gpu};
 use crate::count::plan::threads_of;
 use crate::count::run::{self, Target};
 use crate::error::MAX_THREADS;
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 use crate::journal::Journal;
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 use crate::shard::Prepared;
 use crate::{Config, Engine, Executor, Observer, Plan, PlanHash, Selection, Shape, UnitDone};
 
@@ -116,9 +116,9 @@ pub struct Runner<'a> {
     executor: Executor,
     observer: &'a dyn Observer,
     stop: Option<&'a AtomicBool>,
-    #[cfg(all(feature = "files", unix))]
+    #[cfg(all(feature = "files", any(unix, windows)))]
     journal: Option<&'a Journal>,
-    #[cfg(all(feature = "files", unix))]
+    #[cfg(all(feature = "files", any(unix, windows)))]
     shard: Option<&'a Prepared>,
 }
 
@@ -136,9 +136,9 @@ impl<'a> Runner<'a> {
             executor: Executor::Cpu,
             observer: &(),
             stop: None,
-            #[cfg(all(feature = "files", unix))]
+            #[cfg(all(feature = "files", any(unix, windows)))]
             journal: None,
-            #[cfg(all(feature = "files", unix))]
+            #[cfg(all(feature = "files", any(unix, windows)))]
             shard: None,
         }
     }
@@ -209,7 +209,7 @@ impl<'a> Runner<'a> {
     }
 }
 
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 impl<'a> Runner<'a> {
     /// Resume from `journal` (opened for the plan it will count:
     /// [`Journal::open`]) and keep every unit that finishes in it, before
@@ -239,7 +239,7 @@ impl Runner<'_> {
     /// without a journal): what [`count`](Self::count) counts now.
     #[must_use]
     pub fn resumed(&self, selection: &Selection) -> Selection {
-        #[cfg(all(feature = "files", unix))]
+        #[cfg(all(feature = "files", any(unix, windows)))]
         if let Some(journal) = self.journal {
             return selection.clone().resume(journal.done().iter().copied());
         }
@@ -301,7 +301,7 @@ impl Runner<'_> {
     pub fn count(&self, plan: &Plan, selection: &Selection) -> Result<Count, Error> {
         let job = self.resumed(selection);
         let counted = self.count_left(plan, &job);
-        #[cfg(all(feature = "files", unix))]
+        #[cfg(all(feature = "files", any(unix, windows)))]
         if let Some(journal) = self.journal {
             return self.close_journal(journal, plan, counted);
         }
@@ -371,7 +371,7 @@ impl Runner<'_> {
     /// where there is one.
     #[allow(clippy::unused_self, clippy::unnecessary_wraps)]
     fn keep(&self, done: &UnitDone) -> Result<(), Error> {
-        #[cfg(all(feature = "files", unix))]
+        #[cfg(all(feature = "files", any(unix, windows)))]
         if let Some(journal) = self.journal {
             return journal.keep(done);
         }
@@ -381,7 +381,7 @@ impl Runner<'_> {
 
     /// Ends the journal's part in a count: stopped where the count failed
     /// or stopped, else synced, and the shard's result written.
-    #[cfg(all(feature = "files", unix))]
+    #[cfg(all(feature = "files", any(unix, windows)))]
     fn close_journal(
         &self,
         journal: &Journal,

@@ -25,7 +25,7 @@
 //! The checks of a merge are in `shard/merge.rs`; the files of a shard
 //! task (its result written atomically, its journal's path, the reader
 //! with its size cap) in `shard/task.rs`, with the `files` feature on
-//! Unix.
+//! Unix and Windows.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -37,11 +37,11 @@ use crate::count::plan::PlanHeader;
 use crate::count::{Config, Engine, Plan, Shape};
 
 mod merge;
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 mod task;
 
 pub use merge::{Merge, Problem, digest, merge, merge_files, ranges, reference, units_csv};
-#[cfg(all(feature = "files", unix))]
+#[cfg(all(feature = "files", any(unix, windows)))]
 pub use task::{PrepareError, Prepared, Task, Unreadable, gather, read};
 
 /// What a shard file says it is: its `format` field.

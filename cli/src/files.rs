@@ -30,14 +30,17 @@
 //!
 //! This module must never truncate, rename over or chmod anything it has
 //! not first checked by these rules.
+//!
+//! On Windows ([`os`] holds what differs): identity is the volume's serial
+//! number and the file index; `NUL`, `CON`, `COM1` and pipes are the
+//! streams, known by their handle's type; there are no modes or owners to
+//! keep; a read-only file is the one we may not write.
 
-use std::fs::{self, File, Metadata, OpenOptions, Permissions};
+mod os;
+
+use std::fs::{self, File, Metadata};
 use std::io::{self, Read, Write};
-use std::os::fd::AsFd;
-use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-
-use rustix::fs::OFlags;
 
 use super::UsageError;
 
@@ -50,9 +53,10 @@ pub use queens::files::{kind_name, sync_folder};
 /// there yet, the folder it would be created in and its name there.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Identity {
-    /// An existing file: device and inode.
+    /// An existing file: device and inode (on Windows, volume serial
+    /// number and file index).
     File(u64, u64),
-    /// A name not yet there: the folder's device and inode, and the name.
+    /// A name not yet there: the folder's identity, and the name.
     Entry(u64, u64, std::ffi::OsString),
 }
 
@@ -61,7 +65,8 @@ impl Identity {
     /// can be looked at (a path nobody could open either).
     pub fn of(path: &Path) -> Option<Self> {
         if let Ok(meta) = fs::metadata(path) {
-            return Some(Self::File(meta.dev(), meta.ino()));
+            let (device, file) = os::identity(&meta, path)?;
+            return Some(Self::File(device, file));
         }
         // A symlink to nothing yet names the file that writing through it
         // creates. See: issue 32 (`ln -s out.json j.journal` let `count
@@ -69,8 +74,9 @@ impl Identity {
         // refuse the output).
         let path = dangling_target(path);
         let name = path.file_name()?.to_owned();
-        let folder = fs::metadata(folder_of(&path)).ok()?;
-        Some(Self::Entry(folder.dev(), folder.ino(), name))
+        let folder = folder_of(&path);
+        let (device, file) = os::identity(&fs::metadata(folder).ok()?, folder)?;
+        Some(Self::Entry(device, file, name))
     }
 
     /// The identity of the regular file standard input reads (`< file`),
@@ -78,9 +84,8 @@ impl Identity {
     /// those destroys nothing that was read, and a pipe or a terminal
     /// has no name an output could spell.
     pub fn of_stdin() -> Option<Self> {
-        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
-        let meta = File::from(fd).metadata().ok()?;
-        meta.is_file().then(|| Self::File(meta.dev(), meta.ino()))
+        let (device, file) = os::stdin_identity()?;
+        Some(Self::File(device, file))
     }
 }
 
@@ -228,13 +233,14 @@ impl Output {
                 }
                 return Ok(Target::New);
             }
+            // Windows has no metadata for a device (`NUL`).
+            Err(_) if os::is_stream(&self.path, None) => return Ok(Target::Stream),
             Err(e) => return Err(format!("{flag} {shown}: {e}")),
         };
-        let kind = meta.file_type();
-        if kind.is_char_device() || kind.is_fifo() {
+        if os::is_stream(&self.path, Some(&meta)) {
             return Ok(Target::Stream);
         }
-        if !kind.is_file() {
+        if !meta.is_file() {
             return Err(format!(
                 "{flag} {shown} is {}, not a file: it would not be written",
                 kind_name(&meta)
@@ -248,11 +254,7 @@ impl Output {
         }
         // Whether `>` could write it: opening it for writing without
         // truncating changes nothing and asks the kernel exactly that.
-        if let Err(e) = OpenOptions::new()
-            .write(true)
-            .custom_flags(OFlags::NONBLOCK.bits() as i32)
-            .open(&self.path)
-        {
+        if let Err(e) = os::writer().open(&self.path) {
             return Err(format!(
                 "{flag} {shown} cannot be written ({e}): it is left as it is"
             ));
@@ -286,18 +288,7 @@ fn queens_file(path: &Path) -> Option<&'static str> {
 /// Writes `bytes` to a character device or a FIFO as `>` would. The open
 /// does not block: a FIFO that nobody reads is refused at once.
 fn write_stream(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .custom_flags((OFlags::NONBLOCK | OFlags::NOCTTY).bits() as i32)
-        .open(path)
-        .map_err(|e| match e.raw_os_error() {
-            Some(code) if code == rustix::io::Errno::NXIO.raw_os_error() => {
-                io::Error::other("it is a FIFO that no process is reading")
-            }
-            _ => e,
-        })?;
-    let flags = rustix::fs::fcntl_getfl(&file)?;
-    rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK)?;
+    let mut file = os::open_stream(path)?;
     file.write_all(bytes)?;
     file.flush()
 }
@@ -315,8 +306,7 @@ fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> 
     let mut builder = tempfile::Builder::new();
     builder.prefix(&name).suffix(".tmp");
     if old.is_none() {
-        // As `>` creates a file: 0666 less the umask.
-        builder.permissions(Permissions::from_mode(0o666));
+        os::as_shell_creates(&mut builder);
     }
     let temporary = match builder.tempfile_in(folder) {
         Ok(temporary) => temporary,
@@ -325,17 +315,11 @@ fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> 
         }
         Err(e) => return Err(e),
     };
-    if let Some(old) = old {
-        let file = temporary.as_file();
-        let same_owner = file
-            .metadata()
-            .is_ok_and(|m| (m.uid(), m.gid()) == (old.uid(), old.gid()));
-        if !same_owner && std::os::unix::fs::fchown(file, Some(old.uid()), Some(old.gid())).is_err()
-        {
-            drop(temporary);
-            return write_in_place(path, bytes);
-        }
-        file.set_permissions(Permissions::from_mode(old.mode() & 0o7777))?;
+    if let Some(old) = old
+        && !os::keep_owner_and_mode(temporary.as_file(), old)?
+    {
+        drop(temporary);
+        return write_in_place(path, bytes);
     }
     temporary.as_file().write_all(bytes)?;
     temporary.as_file().sync_all()?;
@@ -345,11 +329,7 @@ fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> 
 
 /// Truncates and writes the regular file at `path`, as `>` does.
 fn write_in_place(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new()
-        .write(true)
-        .truncate(true)
-        .custom_flags(OFlags::NONBLOCK.bits() as i32)
-        .open(path)?;
+    let mut file = os::writer().truncate(true).open(path)?;
     file.write_all(bytes)?;
     file.sync_all()
 }

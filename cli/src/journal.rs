@@ -6,8 +6,8 @@
 //! records ([`KillAfter`], an observer outside the journal, which appends
 //! as it does in every build).
 
-use std::os::fd::AsFd;
 use std::path::Path;
+#[cfg(unix)]
 use std::sync::OnceLock;
 #[cfg(debug_assertions)]
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,7 +21,9 @@ use super::signals;
 
 /// Test builds only (debug assertions on, never the release binary): the
 /// process kills itself with SIGKILL once this many units have finished
-/// (and so are in the journal), to test resuming from a kill.
+/// (and so are in the journal), to test resuming from a kill. On Windows
+/// it ends at once, as `TerminateProcess` would, with exit code 137
+/// (128 + SIGKILL's number), which the tests read there as the kill.
 #[cfg(debug_assertions)]
 const KILL_AFTER: &str = "QUEENS_TEST_KILL_AFTER";
 
@@ -66,9 +68,24 @@ impl Observer for KillAfter<'_> {
         self.inner.unit_done(done);
         #[cfg(debug_assertions)]
         if self.heard.fetch_add(1, Ordering::SeqCst) + 1 == self.after {
-            let _ = signal_hook::low_level::raise(signal_hook::consts::SIGKILL);
+            kill_self();
         }
     }
+}
+
+/// Ends the process as SIGKILL would: no destructor, no flush, nothing
+/// cut or synced.
+#[cfg(all(debug_assertions, unix))]
+fn kill_self() {
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGKILL);
+}
+
+/// Ends the process as `TerminateProcess` would: `exit` runs no Rust
+/// destructor and returns to no caller, so the journal is neither cut nor
+/// synced, and the other threads are stopped where they are.
+#[cfg(all(debug_assertions, windows))]
+fn kill_self() {
+    std::process::exit(137);
 }
 
 /// What ends a count before it starts: the journal's lock was waited for
@@ -132,13 +149,21 @@ pub fn open(
     Ok(journal)
 }
 
+/// On Windows a mapped file cannot be cut short by another process: there
+/// is no SIGBUS to catch.
+#[cfg(windows)]
+fn catch_truncation(_path: &Path) {}
+
 /// What the SIGBUS handler prints: set once, before it is installed.
+#[cfg(unix)]
 static TRUNCATED: OnceLock<Vec<u8>> = OnceLock::new();
 
 /// Turns the SIGBUS that a record written into the map raises, once
 /// another process has truncated the file under it, into one line and
 /// exit code 1 rather than a silent death (exit 135).
+#[cfg(unix)]
 fn catch_truncation(path: &Path) {
+    use std::os::fd::AsFd;
     let line = format!(
         "queens: the journal {} was cut short by another process while this count wrote to it; \
          no total is reported (rerun to recount what it lacks)\n",

@@ -6,13 +6,17 @@
 //! 128 + its own number), which is safe because every finished unit is already in
 //! the journal, record by record. Installed by `count` only; every other
 //! subcommand keeps the default behaviour (stop at once).
+//!
+//! On Windows the console's control handler (the `ctrlc` crate) takes the
+//! place of the signals: Ctrl-C and Ctrl-Break do what SIGINT does, with
+//! the same exit code (130); closing the console window, logging off or
+//! shutting down reach the same handler, but Windows ends the process as
+//! soon as the handler has run, as a kill would, and what finished is
+//! already in the journal.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-use signal_hook::flag;
 
 /// Set by the first signal; the cancel flag of every count.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -24,7 +28,10 @@ static SIGNAL: AtomicUsize = AtomicUsize::new(0);
 const GRACE: Duration = Duration::from_secs(3);
 
 /// Catches SIGINT, SIGTERM and SIGHUP from now on.
+#[cfg(unix)]
 pub fn install() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    use signal_hook::flag;
     for signal in [SIGINT, SIGTERM, SIGHUP] {
         // The shutdown goes first, so that it sees the flag as the signal
         // before this one left it: unset on the first signal.
@@ -33,6 +40,23 @@ pub fn install() -> std::io::Result<()> {
         flag::register(signal, &STOP)?;
     }
     Ok(())
+}
+
+/// Catches the console's Ctrl-C, Ctrl-Break and close from now on, as
+/// SIGINT: the first sets the flag, a second ends the process at once.
+#[cfg(windows)]
+pub fn install() -> std::io::Result<()> {
+    /// What the console's events count as: SIGINT's number, for the exit
+    /// code a script sees on either system.
+    const SIGINT: usize = 2;
+    ctrlc::try_set_handler(|| {
+        if STOP.load(Ordering::SeqCst) {
+            std::process::exit(i32::from(exit_code()));
+        }
+        SIGNAL.store(SIGINT, Ordering::SeqCst);
+        STOP.store(true, Ordering::SeqCst);
+    })
+    .map_err(std::io::Error::other)
 }
 
 /// The flag a count polls between units.

@@ -1,4 +1,4 @@
-//! The journal on disk (feature `files`, Unix): opened, locked, appended
+//! The journal on disk (feature `files`): opened, locked, appended
 //! to and synced while a [`crate::Runner`] counts.
 //!
 //! Every unit's record is copied, the moment the unit finishes, into a
@@ -25,10 +25,17 @@
 //! SIGBUS; this module installs no signal handler (a library must not),
 //! so a program that wants a message rather than that death installs one
 //! (the `queens` binary does). Nothing here prints or exits.
+//!
+//! On Windows the same holds with its own calls: the map is a view of a
+//! file mapping, whose pages a killed process leaves to the system's cache
+//! as Linux does; a commit flushes the view (`FlushViewOfFile`) and then
+//! the file (`FlushFileBuffers`), since the latter alone does not write
+//! back what went through a view; and the map is let go before the file is
+//! cut, which Windows refuses while a view is mapped. Another process
+//! cannot cut the file under a mapped view there, so there is no SIGBUS.
 
 use std::fs::{File, TryLockError};
 use std::io::Read;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError, RwLock};
@@ -37,7 +44,7 @@ use std::time::{Duration, Instant};
 use memmap2::MmapRaw;
 
 use super::{Damage, Header, MAX_HEADER, MAX_RECORD, Refusal, Replay, max_len};
-use crate::files::{self, sync_folder};
+use crate::files::{self, sync_folder, write_all_at};
 use crate::{Error, Plan, UnitDone};
 
 /// The longest a finished unit waits in the page cache before it is
@@ -142,17 +149,18 @@ pub struct Journal {
     /// The plan's header, whose hash every record's checksum covers.
     header: Header,
     file: File,
-    /// The whole file: header, records, and room for every unit left.
-    map: MmapRaw,
+    /// The length of the map: header, records, and room for every unit
+    /// left.
+    len: usize,
     /// Where the next record goes: bytes below are records or reserved.
     end: AtomicUsize,
     /// Created by this run: its directory is synced with the first commit.
     created: AtomicBool,
-    /// Whether records may still land in the map: held shared by every
-    /// append, which checks it, and exclusively by `close`, which cuts the
-    /// file back and clears it for good, so that no record is ever copied
-    /// past the file's end.
-    open: RwLock<bool>,
+    /// The whole file, mapped, while records may still land in it: held
+    /// shared by every append, which checks it is there, and exclusively
+    /// by `close`, which lets go of the map for good and then cuts the
+    /// file back, so that no record is ever copied past the file's end.
+    map: RwLock<Option<MmapRaw>>,
     /// When the records were last synced; held while syncing.
     last_sync: Mutex<Instant>,
     written: AtomicUsize,
@@ -229,7 +237,7 @@ impl Journal {
             // is never taken for one (issue 20).
             let written = file
                 .set_len(0)
-                .and_then(|()| file.write_all_at(line.as_bytes(), 0))
+                .and_then(|()| write_all_at(&file, line.as_bytes(), 0))
                 .and_then(|()| file.sync_data());
             if let Err(e) = written {
                 return Err(undo(0, e));
@@ -264,10 +272,10 @@ impl Journal {
             path: path.to_owned(),
             header,
             file,
-            map,
+            len: map.len(),
+            map: RwLock::new(Some(map)),
             end: AtomicUsize::new(good_len),
             created: AtomicBool::new(fresh),
-            open: RwLock::new(true),
             last_sync: Mutex::new(Instant::now()),
             written: AtomicUsize::new(0),
             done: replay.done,
@@ -306,9 +314,9 @@ impl Journal {
     /// early while units may still be running. Returns the number of
     /// records this process wrote.
     pub fn stop(&self) -> usize {
-        let mut open = self.open.write().unwrap_or_else(PoisonError::into_inner);
-        if *open {
-            let _ = self.close(&mut open);
+        let mut map = self.map.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(open) = map.take() {
+            let _ = self.close(open);
         }
         self.written()
     }
@@ -320,22 +328,24 @@ impl Journal {
     /// # Errors
     /// The sync or the cut failed, or the file was cut short from outside.
     pub fn finish(&self) -> Result<(), Error> {
-        let mut open = self.open.write().unwrap_or_else(PoisonError::into_inner);
-        if !*open {
+        let mut map = self.map.write().unwrap_or_else(PoisonError::into_inner);
+        let Some(open) = map.take() else {
             return Ok(());
-        }
-        self.close(&mut open).map_err(|e| self.io_error(e))
+        };
+        self.close(open).map_err(|e| self.io_error(e))
     }
 
-    /// The records to the disk, the file cut to them; `open` (the lock's
-    /// value, held exclusively) is cleared first, so that no append copies
-    /// a record past the new end, even if the cut fails half-way.
-    fn close(&self, open: &mut bool) -> std::io::Result<()> {
-        *open = false;
+    /// The records to the disk, the file cut to them; `map` (taken out of
+    /// its lock, held exclusively) is synced and let go of first, so that no
+    /// append copies a record past the new end, even if the cut fails
+    /// half-way, and Windows lets the file be cut.
+    fn close(&self, map: MmapRaw) -> std::io::Result<()> {
         // Cut short from outside, the file would be lengthened again with
         // zeros where its records were: left as it is, and the count fails.
         self.check_length()?;
-        let end = self.end.load(Ordering::SeqCst).min(self.map.len());
+        flush_view(&map)?;
+        drop(map);
+        let end = self.end.load(Ordering::SeqCst).min(self.len);
         self.file.set_len(end as u64)?;
         // A journal created less than a second ago keeps its name unsynced:
         // after a power cut it may be gone, and what it held is less than a
@@ -348,6 +358,9 @@ impl Journal {
     /// directory entry follows once.
     fn commit(&self) -> std::io::Result<()> {
         self.check_length()?;
+        if let Some(map) = &*self.map.read().unwrap_or_else(PoisonError::into_inner) {
+            flush_view(map)?;
+        }
         self.file.sync_data()?;
         if self.created.swap(false, Ordering::SeqCst) {
             sync_folder(&self.path)?;
@@ -358,7 +371,7 @@ impl Journal {
     /// Whether the file still holds its header, records and room: another
     /// process may have truncated it.
     fn check_length(&self) -> std::io::Result<()> {
-        if self.file.metadata()?.len() < self.map.len() as u64 {
+        if self.file.metadata()?.len() < self.len as u64 {
             return Err(std::io::Error::other(
                 "it was cut short by another process while this count wrote to it; no total \
                  is reported (rerun to recount what it lacks)",
@@ -382,13 +395,13 @@ impl Journal {
         let mut record = [0; MAX_RECORD];
         let len = self.header.write_record(id, solutions, &mut record);
         {
-            let open = self.open.read().unwrap_or_else(PoisonError::into_inner);
-            if !*open {
+            let open = self.map.read().unwrap_or_else(PoisonError::into_inner);
+            let Some(map) = open.as_ref() else {
                 // Stopped: the file ends at its records now.
                 return Ok(());
-            }
+            };
             let at = self.end.fetch_add(len, Ordering::SeqCst);
-            if at + len > self.map.len() {
+            if at + len > map.len() {
                 return Err(self.io_error(std::io::Error::other(
                     "it ran out of room (a unit reported twice?)",
                 )));
@@ -397,13 +410,13 @@ impl Journal {
             // belongs to this thread alone (reserved by the `fetch_add`). The
             // map stays backed by the file while this write runs: the file is
             // locked against other queens processes, and only `close` cuts
-            // it, which holds `open` exclusively and clears it first, so no
-            // append that sees it set (as this one did, and holds it shared)
-            // runs after a cut. (A truncation from outside raises SIGBUS,
+            // it, which holds the map's lock exclusively and takes the map
+            // out first, so no append that sees it there (as this one did,
+            // and holds it shared) runs after a cut. (A truncation from outside raises SIGBUS,
             // which the program handles or dies of: see the module's doc.)
             #[allow(unsafe_code)]
             unsafe {
-                std::ptr::copy_nonoverlapping(record.as_ptr(), self.map.as_mut_ptr().add(at), len);
+                std::ptr::copy_nonoverlapping(record.as_ptr(), map.as_mut_ptr().add(at), len);
             }
         }
         self.written.fetch_add(1, Ordering::SeqCst);
@@ -469,6 +482,22 @@ fn lock_file(file: &File, path: &Path, lock: LockWait<'_>) -> Result<(), OpenErr
     }
 }
 
+/// What a commit does to the map before it syncs the file. On Unix,
+/// nothing: the map is the page cache, which `fdatasync` writes back.
+#[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)]
+fn flush_view(_map: &MmapRaw) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// What a commit does to the map before it syncs the file. On Windows,
+/// `FlushViewOfFile`: `FlushFileBuffers` alone leaves what went through a
+/// view unwritten.
+#[cfg(windows)]
+fn flush_view(map: &MmapRaw) -> std::io::Result<()> {
+    map.flush_async()
+}
+
 /// Writes `room` zero bytes from `offset` on: the file system sets the
 /// space aside now, so that a full disk is an error here rather than a
 /// SIGBUS when a record lands in the map. The zeros are only in the page
@@ -478,7 +507,7 @@ fn reserve(file: &File, offset: usize, room: usize) -> std::io::Result<()> {
     let mut at = offset;
     while at < offset + room {
         let len = (offset + room - at).min(ZEROS.len());
-        file.write_all_at(&ZEROS[..len], at as u64)?;
+        write_all_at(file, &ZEROS[..len], at as u64)?;
         at += len;
     }
     Ok(())

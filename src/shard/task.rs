@@ -1,4 +1,4 @@
-//! The files of a shard task (feature `files`, Unix): where its result
+//! The files of a shard task (feature `files`): where its result
 //! and its journal go, whether its result is already there, the result
 //! written atomically when the count is done, and the reader of results
 //! for a merge, with its size cap.
@@ -9,11 +9,10 @@
 //! same names, so that one merges what the other counted.
 
 use std::collections::HashSet;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use super::{Assignment, MAX_FILE_LEN, ShardFile, ShardId};
-use crate::files::{open_input, write_atomically};
+use crate::files::{identity, open_input, write_atomically};
 use crate::{Count, Error, Plan};
 
 /// A shard about to be counted: its units and where its files go.
@@ -203,11 +202,12 @@ pub fn gather(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             files.push(path.clone());
         }
     }
-    // The same file by device and inode, however it is spelt.
+    // The same file by device and inode (volume and file index on
+    // Windows), however it is spelt.
     let mut seen = HashSet::new();
-    files.retain(|path| match std::fs::metadata(path) {
-        Ok(meta) => seen.insert((meta.dev(), meta.ino())),
-        Err(_) => true,
+    files.retain(|path| match identity(path) {
+        Some(id) => seen.insert(id),
+        None => true,
     });
     Ok(files)
 }
