@@ -192,6 +192,7 @@ fn man_dir_writes_every_page_each_as_man_command_prints_it() {
     assert_eq!(std::fs::read_dir(&pages).unwrap().count(), names.len());
 }
 
+#[cfg(unix)]
 #[test]
 fn man_dir_refuses_a_name_that_is_not_a_regular_file_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -208,6 +209,7 @@ fn man_dir_refuses_a_name_that_is_not_a_regular_file_and_writes_nothing() {
     crate::common::cli::rejects(&["man", "count", "--dir", "x"], &["--dir"]);
 }
 
+#[cfg(unix)]
 #[test]
 fn the_readmes_install_lines_work_in_a_fresh_home() {
     // See: issue 47, item 12 ("No such file or directory": the folders

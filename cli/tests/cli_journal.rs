@@ -3,6 +3,8 @@
 //! and recounts only what was missing; damaged, foreign or busy journals
 //! are recounted or refused, never trusted; Ctrl-C and SIGTERM save and
 //! say how to resume.
+// What only the Unix tests (signals, a closed stdout) use.
+#![cfg_attr(not(unix), allow(unused_imports))]
 
 use std::fs;
 use std::io::Write;
@@ -318,6 +320,7 @@ fn a_second_process_on_the_same_journal_is_refused() {
 
 /// Starts a count of about three seconds, waits until its journal holds a
 /// few records, and sends it `signal`.
+#[cfg(unix)]
 fn interrupt(signal: &str, journal: Option<&str>) -> Output {
     let mut args = vec!["count", "16", "--engine", "mirror", "-j", "1"];
     if let Some(journal) = journal {
@@ -345,6 +348,7 @@ fn interrupt(signal: &str, journal: Option<&str>) -> Output {
     child.wait_with_output().unwrap()
 }
 
+#[cfg(unix)]
 #[test]
 fn sigint_and_sigterm_save_the_journal_and_say_how_to_resume() {
     for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
@@ -659,6 +663,7 @@ fn verify_says_what_is_wrong_with_a_header_and_exits_2() {
 
 /// See: issue 32, item 5: with stdout closed, verify refused only after
 /// recounting its whole sample.
+#[cfg(unix)]
 #[test]
 fn verify_with_stdout_closed_refuses_before_recounting() {
     let dir = tempfile::tempdir().unwrap();

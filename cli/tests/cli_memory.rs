@@ -116,6 +116,7 @@ fn a_bad_limit_is_a_usage_error() {
 
 /// Runs `queens` with `args` under `ulimit -v kib` (`RLIMIT_AS`), with
 /// `input` on stdin and `env` set.
+#[cfg(unix)]
 fn under_ulimit(kib: u64, args: &[&str], env: &[(&str, &str)], input: &[u8]) -> Assert {
     let mut command = std::process::Command::new("bash");
     command
@@ -137,6 +138,7 @@ fn under_ulimit(kib: u64, args: &[&str], env: &[(&str, &str)], input: &[u8]) -> 
 // the refusal is the only line: the plan of n = 27 (36 s on 2 threads)
 // would have been announced first. (Since issue 38 `count 28 -j 2` needs
 // 8.6 GiB, so the machine here has 5 GB.)
+#[cfg(unix)]
 #[test]
 fn a_count_too_big_is_refused_before_its_plan_is_built() {
     let assert = with_memory("1000000000", &["count", "27", "-j", "2"]).stdout("");
@@ -166,6 +168,7 @@ fn a_count_too_big_is_refused_before_its_plan_is_built() {
 
 // See: issue 32, item 1: `estimate` aborted (exit 134) under `ulimit -v`
 // when the join's tables were built, and ignored QUEENS_MEMORY_LIMIT.
+#[cfg(unix)]
 #[test]
 fn estimate_is_refused_in_one_line_past_the_limit() {
     // The figure grows with the threads: 2.0 GiB on the 16-core device
@@ -234,6 +237,7 @@ fn estimate_warns_when_its_smallest_sample_overruns_the_seconds() {
 // board of 10^7 rows now needs its attack sets, 5 bits a row (6 MB), and
 // next to nothing for its columns, which step evenly: within 50 MB of
 // address space, where the columns kept whole (40 MB and more) aborted.
+#[cfg(unix)]
 #[test]
 fn check_needs_about_the_boards_own_bits() {
     let board = queens_output(&["one", "10000000", "--format", "columns"]);
@@ -269,6 +273,7 @@ fn check_needs_about_the_boards_own_bits() {
 }
 
 // See: issue 32, item 2: `one` streams its board under a limit.
+#[cfg(unix)]
 #[test]
 fn one_streams_under_a_limit() {
     let assert =
@@ -277,6 +282,7 @@ fn one_streams_under_a_limit() {
 }
 
 /// The stdout of `queens args`, which must succeed.
+#[cfg(unix)]
 fn queens_output(args: &[&str]) -> Vec<u8> {
     cargo_bin_cmd!("queens")
         .args(args)
@@ -289,6 +295,7 @@ fn queens_output(args: &[&str]) -> Vec<u8> {
 
 // See: issue 47, item 16: under a tight `ulimit -v` the refusal said "this
 // machine has 0 bytes available", naming neither the limit nor the reserve.
+#[cfg(unix)]
 #[test]
 fn a_refusal_under_ulimit_names_the_limit_and_the_reserve() {
     // 50 MB: the process maps about 15 MiB to start, so less than the
@@ -318,6 +325,7 @@ fn a_refusal_under_ulimit_names_the_limit_and_the_reserve() {
 // Where mimalloc cannot, the system's allocator serves. (This test binary
 // is 8 MB, the release one 3 MB: 14 MB here is about 9 for a user's;
 // the old binary aborted at 14 MB and ran at 15.)
+#[cfg(unix)]
 #[test]
 fn version_and_help_run_under_a_tight_ulimit() {
     for args in [&["--version"][..], &["--help"], &["count", "--help"]] {

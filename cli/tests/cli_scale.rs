@@ -5,7 +5,7 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -119,6 +119,7 @@ fn a_journal_sets_room_aside_only_for_the_units_it_will_count() {
     assert!(len <= 200 + 100 * 60, "{len} bytes for 100 units");
 }
 
+#[cfg(unix)]
 #[test]
 #[ignore = "needs root"]
 fn a_full_disk_is_left_as_it_was_found() {
@@ -127,7 +128,9 @@ fn a_full_disk_is_left_as_it_was_found() {
     let journal = dir.path().join("j");
     let out = run(&["count", "16", "--checkpoint", s(&journal)]);
     let left = journal.exists();
-    let _ = Command::new("umount").arg(dir.path()).status();
+    let _ = std::process::Command::new("umount")
+        .arg(dir.path())
+        .status();
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("No space left on device"),
@@ -137,6 +140,7 @@ fn a_full_disk_is_left_as_it_was_found() {
     assert!(!left, "the journal it made is removed");
 }
 
+#[cfg(unix)]
 #[test]
 fn a_journal_truncated_from_outside_ends_the_count_in_one_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -13,6 +13,8 @@
 //! Examples that cannot run here (slow boards, a GPU, a cluster, a Ctrl-C)
 //! are fenced ```` ```text ```` instead, and are not run: keep that to the
 //! ones that must be.
+// The console examples run through bash: Unix only.
+#![cfg_attr(not(unix), allow(dead_code))]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -179,6 +181,7 @@ fn comparable<'a>(lines: impl Iterator<Item = &'a str>, dir: &str) -> Vec<String
     lines
 }
 
+#[cfg(unix)]
 #[test]
 fn every_console_example_prints_what_the_page_shows() {
     let mut failures = Vec::new();
@@ -344,6 +347,7 @@ fn the_normaliser_keeps_counts_and_drops_timings() {
 /// The pictures the guide shows are what `docs/images/make.sh` draws with
 /// this build, each of them: a change to how boards are drawn comes with
 /// the pictures drawn again. See: issue 37.
+#[cfg(unix)]
 #[test]
 fn the_pictures_are_what_make_sh_draws() {
     let images = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/images"));

@@ -55,7 +55,9 @@ mod cli_progress;
 mod cli_scale;
 /// `count --shard`, `merge` and `verify` as a user meets them
 mod cli_shards;
-/// a stdout that cannot be written fails every command in one line
+/// a stdout that cannot be written fails every command in one line (`/dev/full`,
+/// a closed descriptor: Unix)
+#[cfg(unix)]
 mod cli_stdout;
 /// reports folded to an 80-column terminal, and the same words in a pipe
 mod cli_terminal;

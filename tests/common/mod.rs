@@ -92,6 +92,7 @@ pub fn crc32(bytes: &[u8]) -> u32 {
     !crc
 }
 
+#[cfg(unix)]
 /// Asserts that the tests run as root, for a test marked
 /// `#[ignore = "needs root"]` (CI runs them: `.ci/run`), so that one run
 /// by hand as another user fails saying why instead of passing unchecked.
@@ -103,6 +104,7 @@ pub fn needs_root(what: &str) {
     );
 }
 
+#[cfg(unix)]
 /// A temporary folder with a 64 KiB tmpfs mounted on it, to fill the disk
 /// without touching the machine's own (root only: see [`needs_root`]).
 /// Unmount it before it is dropped.
