@@ -47,6 +47,12 @@ wheel_x86=$(artifact "queens_rs-$version-cp39-abi3-manylinux*_x86_64.whl")
 wheel_arm=$(artifact "queens_rs-$version-cp39-abi3-manylinux*_aarch64.whl")
 wheel_windows=$(artifact "queens_rs-$version-cp39-abi3-win_amd64.whl")
 sdist=$(artifact "queens_rs-$version.tar.gz")
+# In CI every download must be there: a skip would pass what was not built.
+if [[ ${CI:-} == true ]]; then
+  for name in tarball_x86 tarball_arm zip_windows wheel_x86 wheel_arm wheel_windows sdist; do
+    [[ -n ${!name} ]] || fail "CI=true, and $name is not in $dist: dist/build.sh builds every download"
+  done
+fi
 
 step "tools"
 packages=()
