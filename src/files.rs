@@ -27,9 +27,9 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
     }
 }
 
-/// Makes a new or renamed file's name durable: syncs its folder. (On
-/// Windows a folder cannot be synced, nor needs to be: NTFS logs a new
-/// name before the call that made it returns; this does nothing there.)
+/// Makes a new or renamed file's name durable: syncs its folder. (Windows
+/// has no call that syncs a folder: there a new name is as durable as
+/// NTFS's journal of its metadata makes it, and this does nothing.)
 ///
 /// # Errors
 /// The folder cannot be opened or synced.
