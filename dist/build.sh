@@ -17,8 +17,7 @@
 # `linux` (all but the Windows ones), `binaries`, `wheels`. --profile is
 # cargo's profile for the binaries and wheels: `release` (the default; the
 # wheels then take pyproject.toml's `python`, release code that unwinds) is
-# what is shipped; CI builds with `quick-release` (Cargo.toml says what it
-# gives up). A tree with uncommitted changes is refused unless
+# what is shipped, and what CI builds and tests. A tree with uncommitted changes is refused unless
 # --allow-dirty, since every artifact names the commit it is built from.
 #
 # The tools are cargo-zigbuild (zig as the C compiler and linker of the
