@@ -47,9 +47,14 @@ wheel_x86=$(artifact "queens_rs-$version-cp39-abi3-manylinux*_x86_64.whl")
 wheel_arm=$(artifact "queens_rs-$version-cp39-abi3-manylinux*_aarch64.whl")
 wheel_windows=$(artifact "queens_rs-$version-cp39-abi3-win_amd64.whl")
 sdist=$(artifact "queens_rs-$version.tar.gz")
+tarball_mac_arm=$(artifact "queens-$version-aarch64-apple-darwin.tar.gz")
+tarball_mac_x86=$(artifact "queens-$version-x86_64-apple-darwin.tar.gz")
+wheel_mac_arm=$(artifact "queens_rs-$version-cp39-abi3-macosx_*_arm64.whl")
+wheel_mac_x86=$(artifact "queens_rs-$version-cp39-abi3-macosx_*_x86_64.whl")
 # In CI every download must be there: a skip would pass what was not built.
 if [[ ${CI:-} == true ]]; then
-  for name in tarball_x86 tarball_arm zip_windows wheel_x86 wheel_arm wheel_windows sdist; do
+  for name in tarball_x86 tarball_arm zip_windows wheel_x86 wheel_arm wheel_windows sdist \
+    tarball_mac_arm tarball_mac_x86 wheel_mac_arm wheel_mac_x86; do
     [[ -n ${!name} ]] || fail "CI=true, and $name is not in $dist: dist/build.sh builds every download"
   done
 fi
@@ -253,6 +258,33 @@ if [[ -n $wheel_windows ]]; then
 else
   echo "dist-test: skipped: the Windows wheel was not built"
 fi
+
+# macOS: built by zig, not run here (no Mac, and no emulator of one): each
+# holds what it should, as machine code for its CPU.
+step "macOS binaries and wheels: their files and machine code (not run here)"
+for pair in "arm64:$tarball_mac_arm:$wheel_mac_arm:aarch64" "x86_64:$tarball_mac_x86:$wheel_mac_x86:x86_64"; do
+  IFS=: read -r machine tarball wheel arch <<<"$pair"
+  if [[ -n $tarball ]]; then
+    folder=$(unpack "$tarball")/queens-$version-$arch-apple-darwin
+    check_binary_folder "$folder" queens
+    # --version cannot run here; the commit it would name is in the binary.
+    grep -qaF "$commit" "$folder/queens" || fail "the macOS $arch binary does not hold commit $commit"
+    expect "$(file -b "$folder/queens")" "Mach-O 64-bit"
+    expect "$(file -b "$folder/queens")" "$machine"
+    ok "macOS $arch binary: $(du -k "$folder/queens" | cut -f1) KiB of $machine Mach-O, not run here"
+  else
+    echo "dist-test: skipped: the macOS $arch binary was not built"
+  fi
+  if [[ -n $wheel ]]; then
+    check_wheel_files "$wheel" _queens.abi3.so
+    folder=$(unpack "$wheel")
+    expect "$(file -b "$folder/queens/_queens.abi3.so")" "Mach-O 64-bit"
+    expect "$(file -b "$folder/queens/_queens.abi3.so")" "$machine"
+    ok "macOS $arch wheel: $(du -k "$wheel" | cut -f1) KiB, a $machine extension, not run here"
+  else
+    echo "dist-test: skipped: the macOS $arch wheel was not built"
+  fi
+done
 
 step "sdist"
 if [[ -n $sdist ]]; then

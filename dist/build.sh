@@ -7,15 +7,19 @@
 #   queens-V-x86_64-unknown-linux-musl.tar.gz    linux-x86_64    static binary
 #   queens-V-aarch64-unknown-linux-musl.tar.gz   linux-aarch64   static binary
 #   queens-V-x86_64-pc-windows-gnu.zip           windows-x86_64  queens.exe
+#   queens-V-aarch64-apple-darwin.tar.gz         macos-aarch64   built, not run here
+#   queens-V-x86_64-apple-darwin.tar.gz          macos-x86_64    built, not run here
 #   queens_rs-V-cp39-abi3-manylinux*_x86_64.whl   wheel-linux-x86_64
 #   queens_rs-V-cp39-abi3-manylinux*_aarch64.whl  wheel-linux-aarch64
 #   queens_rs-V-cp39-abi3-win_amd64.whl           wheel-windows-x86_64
+#   queens_rs-V-cp39-abi3-macosx_*_arm64.whl      wheel-macos-aarch64   built, not run here
+#   queens_rs-V-cp39-abi3-macosx_*_x86_64.whl     wheel-macos-x86_64    built, not run here
 #   queens_rs-V.tar.gz                            sdist
 #   SHA256SUMS                                    of every artifact of version V there
 #
 # --only takes a comma-separated list of the names above, or the groups
-# `linux` (all but the Windows ones), `binaries`, `wheels`. --profile is
-# cargo's profile for the binaries and wheels: `release` (the default; the
+# `linux` (all but the Windows and macOS ones), `macos`, `binaries`,
+# `wheels`. --profile is cargo's profile for the binaries and wheels: `release` (the default; the
 # wheels then take pyproject.toml's `python`, release code that unwinds) is
 # what is shipped, and what CI builds and tests. A tree with uncommitted changes is refused unless
 # --allow-dirty, since every artifact names the commit it is built from.
@@ -29,8 +33,8 @@ root=$PWD
 export CARGO_TERM_COLOR=never
 [[ -d target/dist-tools/bin ]] && PATH="$root/target/dist-tools/bin:$PATH"
 
-all=(linux-x86_64 linux-aarch64 windows-x86_64 wheel-linux-x86_64 wheel-linux-aarch64
-  wheel-windows-x86_64 sdist)
+all=(linux-x86_64 linux-aarch64 windows-x86_64 macos-aarch64 macos-x86_64 wheel-linux-x86_64
+  wheel-linux-aarch64 wheel-windows-x86_64 wheel-macos-aarch64 wheel-macos-x86_64 sdist)
 out=target/dist profile=release only=all allow_dirty=0
 while (($#)); do
   case $1 in
@@ -48,10 +52,12 @@ for name in ${only//,/ }; do
   case $name in
     all) wanted+=("${all[@]}") ;;
     linux) wanted+=(linux-x86_64 linux-aarch64 wheel-linux-x86_64 wheel-linux-aarch64 sdist) ;;
-    binaries) wanted+=(linux-x86_64 linux-aarch64 windows-x86_64) ;;
-    wheels) wanted+=(wheel-linux-x86_64 wheel-linux-aarch64 wheel-windows-x86_64) ;;
+    binaries) wanted+=(linux-x86_64 linux-aarch64 windows-x86_64 macos-aarch64 macos-x86_64) ;;
+    wheels) wanted+=(wheel-linux-x86_64 wheel-linux-aarch64 wheel-windows-x86_64 wheel-macos-aarch64
+      wheel-macos-x86_64) ;;
+    macos) wanted+=(macos-aarch64 macos-x86_64 wheel-macos-aarch64 wheel-macos-x86_64) ;;
     *) [[ " ${all[*]} " == *" $name "* ]] ||
-      { echo "dist/build.sh: no artifact '$name' (one of: ${all[*]}, linux, binaries, wheels)" >&2; exit 2; }
+      { echo "dist/build.sh: no artifact '$name' (one of: ${all[*]}, linux, macos, binaries, wheels)" >&2; exit 2; }
       wanted+=("$name") ;;
   esac
 done
@@ -96,7 +102,7 @@ stage_binary() { # folder, binary
   touch -d "@$SOURCE_DATE_EPOCH" "$stage/$1" "$stage/$1"/*
 }
 
-linux_binary() { # target
+zig_binary() { # target: a static Linux binary, or a macOS one
   local folder=queens-$version-$1
   need cargo-zigbuild
   cargo zigbuild --locked --profile "$profile" -p queens-cli --bin queens --target "$1"
@@ -136,8 +142,12 @@ sdist() {
 for name in "${wanted[@]}"; do
   step "$name ($profile, $version, $commit)"
   case $name in
-    linux-x86_64) timed linux_binary x86_64-unknown-linux-musl ;;
-    linux-aarch64) timed linux_binary aarch64-unknown-linux-musl ;;
+    linux-x86_64) timed zig_binary x86_64-unknown-linux-musl ;;
+    linux-aarch64) timed zig_binary aarch64-unknown-linux-musl ;;
+    # zig links macOS programs without Apple's SDK (its own stubs of the
+    # system's libraries): built here, never run here.
+    macos-aarch64) timed zig_binary aarch64-apple-darwin ;;
+    macos-x86_64) timed zig_binary x86_64-apple-darwin ;;
     windows-x86_64) timed windows_binary ;;
     # manylinux2014 (glibc 2.17): what Rust's std needs at least, so the
     # wheel installs on every Linux that Rust runs on. zig links against
@@ -145,6 +155,8 @@ for name in "${wanted[@]}"; do
     wheel-linux-x86_64) timed wheel x86_64-unknown-linux-gnu --zig --compatibility manylinux2014 ;;
     wheel-linux-aarch64) timed wheel aarch64-unknown-linux-gnu --zig --compatibility manylinux2014 ;;
     wheel-windows-x86_64) timed wheel x86_64-pc-windows-gnu ;;
+    wheel-macos-aarch64) timed wheel aarch64-apple-darwin --zig ;;
+    wheel-macos-x86_64) timed wheel x86_64-apple-darwin --zig ;;
     sdist) timed sdist ;;
   esac
 done

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 pypi_tools=(ziglang==0.17.1 cargo-zigbuild==0.24.1 maturin==1.16.0 auditwheel==6.8.2)
 targets=(x86_64-unknown-linux-musl aarch64-unknown-linux-musl x86_64-pc-windows-gnu
-  x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu)
+  x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu aarch64-apple-darwin x86_64-apple-darwin)
 
 sudo=""; [[ "$(id -u)" -eq 0 ]] || sudo="sudo"
 missing=()
