@@ -280,7 +280,7 @@ for pair in "arm64:$tarball_mac_arm:$wheel_mac_arm:aarch64" "x86_64:$tarball_mac
     folder=$(unpack "$wheel")
     expect "$(file -b "$folder/queens/_queens.abi3.so")" "Mach-O 64-bit"
     expect "$(file -b "$folder/queens/_queens.abi3.so")" "$machine"
-    ok "macOS $arch wheel: $(du -k "$wheel" | cut -f1) KiB, a $machine extension, not run here"
+    ok "macOS $arch wheel: $(du -k "$wheel" | cut -f1) KiB, an extension for $machine, not run here"
   else
     echo "dist-test: skipped: the macOS $arch wheel was not built"
   fi
