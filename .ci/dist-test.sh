@@ -80,7 +80,8 @@ command -v auditwheel >/dev/null || {
 
 step "SHA256SUMS"
 (cd "$dist" && sha256sum -c SHA256SUMS)
-for file in "$tarball_x86" "$tarball_arm" "$zip_windows" "$wheel_x86" "$wheel_arm" "$wheel_windows" "$sdist"; do
+for file in "$tarball_x86" "$tarball_arm" "$zip_windows" "$wheel_x86" "$wheel_arm" "$wheel_windows" "$sdist" \
+  "$tarball_mac_arm" "$tarball_mac_x86" "$wheel_mac_arm" "$wheel_mac_x86"; do
   [[ -z $file ]] || grep -qF "  ${file##*/}" "$dist/SHA256SUMS" || fail "SHA256SUMS does not list ${file##*/}"
 done
 ok "every artifact is listed and matches"
@@ -121,7 +122,8 @@ if [[ -n $tarball_x86 ]]; then
   expect "$(file -b "$folder/queens")" "x86-64"
   expect "$(file -b "$folder/queens")" "statically linked"
   # No program interpreter: nothing loads a libc into it.
-  ! readelf -lW "$folder/queens" | grep -q INTERP || fail "the x86-64 binary asks for a program interpreter"
+  headers=$(readelf -lW "$folder/queens") || fail "readelf cannot read the x86-64 binary"
+  ! grep -q INTERP <<<"$headers" || fail "the x86-64 binary asks for a program interpreter"
   check_counts env -i "$folder/queens"
   if [[ "$(id -u)" -eq 0 ]]; then
     # Alone in a root folder: no /lib, no /etc, no /proc.
@@ -129,6 +131,7 @@ if [[ -n $tarball_x86 ]]; then
     check_counts env -i "$(command -v chroot)" "$jail" /queens
     ok "counts alone in an empty root folder"
   else
+    [[ ${CI:-} != true ]] || fail "CI=true but not root: the run alone in an empty root folder needs chroot"
     echo "dist-test: not root: the empty root folder (chroot) run is skipped"
   fi
   ok "static x86-64 binary: $(du -k "$folder/queens" | cut -f1) KiB, counts n = 14 with env -i"
@@ -142,7 +145,8 @@ if [[ -n $tarball_arm ]]; then
   check_binary_folder "$folder" queens
   expect "$(file -b "$folder/queens")" "ARM aarch64"
   expect "$(file -b "$folder/queens")" "statically linked"
-  ! readelf -lW "$folder/queens" | grep -q INTERP || fail "the aarch64 binary asks for a program interpreter"
+  headers=$(readelf -lW "$folder/queens") || fail "readelf cannot read the aarch64 binary"
+  ! grep -q INTERP <<<"$headers" || fail "the aarch64 binary asks for a program interpreter"
   check_counts env -i "$(command -v qemu-aarch64)" "$folder/queens"
   ok "static aarch64 binary: $(du -k "$folder/queens" | cut -f1) KiB, counts n = 14 under qemu-aarch64"
 else
@@ -150,7 +154,14 @@ else
 fi
 
 # The DLLs a Windows program or extension imports, one a line, lower case.
-imports() { x86_64-w64-mingw32-objdump -p "$1" | sed -n 's/^\s*DLL Name: //p' | tr 'A-Z' 'a-z' | sort -u; }
+# Fails where objdump finds no kernel32.dll, which every Windows program
+# imports: an empty list would otherwise pass every check below.
+imports() {
+  local list
+  list=$(x86_64-w64-mingw32-objdump -p "$1" | sed -n 's/^\s*DLL Name: //p' | tr 'A-Z' 'a-z' | sort -u)
+  grep -qx kernel32.dll <<<"$list" || fail "objdump lists no kernel32.dll among ${1##*/}'s imports: '$list'"
+  echo "$list"
+}
 # Windows' own DLLs, which every Windows has: a download must need no
 # other (no libgcc_s, libwinpthread, a versioned python3X.dll).
 system_dll='^(kernel32|ntdll|advapi32|bcrypt|bcryptprimitives|ws2_32|userenv|msvcrt|ucrtbase|shell32|ole32|oleaut32|user32|secur32|crypt32|synchronization|api-ms-win-[a-z0-9-]+)\.dll$'
@@ -160,7 +171,8 @@ if [[ -n $zip_windows ]]; then
   folder=$(unpack "$zip_windows")/queens-$version-x86_64-pc-windows-gnu
   check_binary_folder "$folder" queens.exe
   expect "$(file -b "$folder/queens.exe")" "PE32+ executable"
-  others=$(imports "$folder/queens.exe" | grep -Ev "$system_dll" || true)
+  needed=$(imports "$folder/queens.exe")
+  others=$(grep -Ev "$system_dll" <<<"$needed" || true)
   [[ -z $others ]] || fail "queens.exe imports DLLs Windows lacks: $others"
   # Wine 8 lacks bcryptprimitives.dll (Rust's std calls its ProcessPrng):
   # the test-harness shim of .ci/windows-bcryptprimitives.c (issue 49),

@@ -1,8 +1,8 @@
 //! Records the commit the binary is built from, for `--version` and
-//! `queens bench`'s report: git's HEAD in a checkout of this project; in a
-//! crate downloaded from the registry, the commit `cargo package` wrote
-//! into `.cargo_vcs_info.json`; otherwise `unknown` (the Python sdist, a
-//! source tarball).
+//! `queens bench`'s report: in a packaged crate (downloaded from the
+//! registry, or vendored), the commit `cargo package` wrote into
+//! `.cargo_vcs_info.json`; in a checkout of this project, git's HEAD;
+//! otherwise `unknown` (the Python sdist, a source tarball).
 
 use std::process::Command;
 
@@ -38,12 +38,17 @@ fn packaged_commit() -> Option<String> {
 }
 
 fn main() {
-    let commit = if in_own_checkout() {
+    // A packaged crate first: one vendored into another repository is
+    // that repository's checkout too, and would name its HEAD.
+    let commit = if std::path::Path::new(".cargo_vcs_info.json").exists() {
+        println!("cargo:rerun-if-changed=.cargo_vcs_info.json");
+        packaged_commit()
+    } else if in_own_checkout() {
         watch_head();
         git(&["rev-parse", "--short", "HEAD"])
     } else {
         println!("cargo:rerun-if-changed=build.rs");
-        packaged_commit()
+        None
     };
     let commit = commit.unwrap_or_else(|| "unknown".to_owned());
     println!("cargo:rustc-env=QUEENS_COMMIT={commit}");

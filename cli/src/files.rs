@@ -56,7 +56,8 @@ pub enum Identity {
     /// An existing file: device and inode (on Windows, volume serial
     /// number and file index).
     File(u64, u64),
-    /// A name not yet there: the folder's identity, and the name.
+    /// A name not yet there: the folder's identity, and the name (on
+    /// Windows folded as the folder matches names: `os::entry_name`).
     Entry(u64, u64, std::ffi::OsString),
 }
 
@@ -73,7 +74,7 @@ impl Identity {
         // --checkpoint j.journal --output out.json` count everything, then
         // refuse the output).
         let path = dangling_target(path);
-        let name = path.file_name()?.to_owned();
+        let name = os::entry_name(path.file_name()?);
         let folder = folder_of(&path);
         let (device, file) = os::identity(&fs::metadata(folder).ok()?, folder)?;
         Some(Self::Entry(device, file, name))

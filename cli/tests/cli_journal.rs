@@ -458,6 +458,30 @@ fn output_may_not_overwrite_the_journal() {
     );
 }
 
+/// Windows matches names without regard to case or trailing dots: a
+/// journal and an output spelt apart but one file there are refused at
+/// the start, before the count, as one spelling is.
+#[cfg(windows)]
+#[test]
+fn output_may_not_overwrite_the_journal_spelt_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("run.journal");
+    let output = dir.path().join("RUN.Journal.");
+    let assert = queens(&[
+        "count",
+        "12",
+        "--checkpoint",
+        journal.to_str().unwrap(),
+        "--output",
+        output.to_str().unwrap(),
+    ]);
+    one_error_line(
+        assert.stdout(""),
+        2,
+        &["--output", "is the journal this command reads"],
+    );
+}
+
 /// The journal of `count 14 --engine mirror` (78 units, each of weight
 /// 2), as its lines; its header's plan hash.
 fn mirror_journal(path: &Path) -> (Vec<String>, String) {

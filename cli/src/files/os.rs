@@ -26,6 +26,11 @@ mod unix {
         Some((meta.dev(), meta.ino()))
     }
 
+    /// A name not yet in a folder, as the folder will know it: as spelt.
+    pub fn entry_name(name: &std::ffi::OsStr) -> std::ffi::OsString {
+        name.to_owned()
+    }
+
     /// Device and inode of the regular file on standard input, if it is one.
     pub fn stdin_identity() -> Option<(u64, u64)> {
         let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
@@ -107,6 +112,16 @@ mod windows {
         let handle = Handle::from_path_any(path).ok()?;
         let info = file::information(&handle).ok()?;
         Some((info.volume_serial_number(), info.file_index()))
+    }
+
+    /// A name not yet in a folder, as the folder will know it: Windows
+    /// matches names without regard to case and drops trailing dots and
+    /// spaces, so `RUN.JOURNAL.` and `run.journal` are one file. Folding
+    /// can only make two names equal that were not (a needless refusal),
+    /// never tell apart two that are one.
+    pub fn entry_name(name: &std::ffi::OsStr) -> std::ffi::OsString {
+        let name = name.to_string_lossy();
+        name.trim_end_matches(['.', ' ']).to_lowercase().into()
     }
 
     /// Volume serial number and file index of the disk file on standard
