@@ -65,7 +65,9 @@ need() { command -v "$1" >/dev/null || packages+=("$2"); }
 need file file; need readelf binutils; need unzip unzip
 [[ -z $tarball_arm ]] || need qemu-aarch64 qemu-user
 [[ -z $zip_windows$wheel_windows ]] || need x86_64-w64-mingw32-objdump binutils-mingw-w64-x86-64
-[[ -z $zip_windows ]] || { need wine wine64; need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64; }
+# /usr/bin/wine is the `wine` package's; wine64 alone (without its
+# recommends) has no command to run.
+[[ -z $zip_windows ]] || { need wine wine; need wine wine64; need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64; }
 python3 -c 'import ensurepip' 2>/dev/null || packages+=(python3-venv)
 if ((${#packages[@]})); then
   echo "installing ${packages[*]}"
