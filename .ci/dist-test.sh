@@ -306,6 +306,12 @@ if [[ -n $sdist ]]; then
   for file in Cargo.toml Cargo.lock pyproject.toml cli/build.rs python/Cargo.toml LICENSE-MIT; do
     grep -qxF "queens_rs-$version/$file" <<<"$listing" || fail "the sdist lacks $file"
   done
+  # Every manifest in it parses, as cargo would read it when pip builds
+  # it (a target a manifest names but the sdist lacks fails here).
+  sources=$(unpack "$sdist")/queens_rs-$version
+  cargo metadata --format-version 1 --no-deps --offline --manifest-path "$sources/python/Cargo.toml" \
+    >/dev/null || fail "the sdist's manifests do not parse: pip could not build it"
+  ok "the sdist's manifests parse"
   if [[ ${DIST_TEST_SDIST:-0} == 1 ]]; then
     # As a user with Rust would: pip builds it with maturin (the build
     # backend) and cargo, in a fresh virtual environment.
