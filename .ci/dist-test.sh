@@ -117,15 +117,21 @@ check_counts() { # command...
   expect "$said" '"matches_known":true'
 }
 
+# A static Linux binary for a machine ($2, as `file` names it): no
+# program interpreter, so nothing loads a libc into it.
+check_static() { # binary, machine
+  expect "$(file -b "$1")" "$2"
+  expect "$(file -b "$1")" "statically linked"
+  local headers
+  headers=$(readelf -lW "$1") || fail "readelf cannot read $1"
+  ! grep -q INTERP <<<"$headers" || fail "$1 asks for a program interpreter"
+}
+
 step "static Linux x86-64 binary"
 if [[ -n $tarball_x86 ]]; then
   folder=$(unpack "$tarball_x86")/queens-$version-x86_64-unknown-linux-musl
   check_binary_folder "$folder" queens
-  expect "$(file -b "$folder/queens")" "x86-64"
-  expect "$(file -b "$folder/queens")" "statically linked"
-  # No program interpreter: nothing loads a libc into it.
-  headers=$(readelf -lW "$folder/queens") || fail "readelf cannot read the x86-64 binary"
-  ! grep -q INTERP <<<"$headers" || fail "the x86-64 binary asks for a program interpreter"
+  check_static "$folder/queens" x86-64
   check_counts env -i "$folder/queens"
   if [[ "$(id -u)" -eq 0 ]]; then
     # Alone in a root folder: no /lib, no /etc, no /proc.
@@ -145,10 +151,7 @@ step "static Linux aarch64 binary, under QEMU"
 if [[ -n $tarball_arm ]]; then
   folder=$(unpack "$tarball_arm")/queens-$version-aarch64-unknown-linux-musl
   check_binary_folder "$folder" queens
-  expect "$(file -b "$folder/queens")" "ARM aarch64"
-  expect "$(file -b "$folder/queens")" "statically linked"
-  headers=$(readelf -lW "$folder/queens") || fail "readelf cannot read the aarch64 binary"
-  ! grep -q INTERP <<<"$headers" || fail "the aarch64 binary asks for a program interpreter"
+  check_static "$folder/queens" "ARM aarch64"
   check_counts env -i "$(command -v qemu-aarch64)" "$folder/queens"
   ok "static aarch64 binary: $(du -k "$folder/queens" | cut -f1) KiB, counts n = 14 under qemu-aarch64"
 else
