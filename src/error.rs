@@ -335,7 +335,7 @@ impl Error {
     }
 
     /// The GPU's driver or NVRTC failed `doing` something.
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    #[cfg_attr(not(feature = "cuda"), allow(dead_code))]
     pub(crate) fn gpu_failed(
         doing: impl Into<String>,
         source: impl std::error::Error + Send + Sync + 'static,

@@ -50,8 +50,19 @@ pub struct BenchArgs {
     /// Count N on the NVIDIA GPU (a build with `--features gpu`): the
     /// constellations engine's plan, or the mirror engine's with --engine
     /// mirror; --threads then sets the CPU threads that cut the tasks.
-    #[arg(long, requires = "n")]
+    #[arg(
+        long,
+        requires = "n",
+        default_value_if("gpu_backend", clap::builder::ArgPredicate::IsPresent, "true")
+    )]
     gpu: bool,
+
+    /// The GPU executor and its API (implies --gpu): auto (CUDA where it is
+    /// built in and an NVIDIA GPU answers, else the portable one), cuda,
+    /// portable (wgpu: Vulkan, Metal or DirectX 12), vulkan, metal, dx12.
+    #[arg(long, value_name = "BACKEND",
+          value_parser = crate::values::ChoiceParser::<queens::GpuBackend>::new(), requires = "n")]
+    gpu_backend: Option<queens::GpuBackend>,
 
     /// Thread counts, e.g. 1,2,8, each once [default: 1, 2, 4, ... up to
     /// every logical CPU, or to RAYON_NUM_THREADS].
@@ -182,7 +193,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         if let Some(refusal) = super::options::refuse_gpu(args.engine, n) {
             return Err(super::UsageError(refusal).into());
         }
-        super::options::find_gpu()?;
+        super::options::find_gpu(args.gpu_backend)?;
     }
     let workload = match (args.n, args.gpu) {
         (Some(n), true) => {
@@ -192,7 +203,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         (Some(n), false) => Workload::custom(n, args.engine),
         (None, _) => Workload::v1(),
     }
-    .with_options(super::options::from_env()?)
+    .with_options(super::options::with_backend(args.gpu_backend)?)
     .with_memory_limit(super::memory::available()?);
     // Checked before the benchmark runs, and again when they are written.
     let outputs = outputs(&[

@@ -55,8 +55,18 @@ pub struct EstimateArgs {
     seed: Option<u64>,
 
     /// Count the sample on the NVIDIA GPU (a build with `--features gpu`).
-    #[arg(long)]
+    #[arg(
+        long,
+        default_value_if("gpu_backend", clap::builder::ArgPredicate::IsPresent, "true")
+    )]
     gpu: bool,
+
+    /// The GPU executor and its API (implies --gpu): auto (CUDA where it is
+    /// built in and an NVIDIA GPU answers, else the portable one), cuda,
+    /// portable (wgpu: Vulkan, Metal or DirectX 12), vulkan, metal, dx12.
+    #[arg(long, value_name = "BACKEND",
+          value_parser = crate::values::ChoiceParser::<queens::GpuBackend>::new())]
+    gpu_backend: Option<queens::GpuBackend>,
 
     /// Print one JSON object.
     #[arg(long)]
@@ -209,7 +219,7 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         if let Some(refusal) = super::options::refuse_gpu(args.engine, n) {
             return Err(super::UsageError(refusal).into());
         }
-        super::options::find_gpu()?;
+        super::options::find_gpu(args.gpu_backend)?;
         Executor::Gpu
     } else {
         Executor::Cpu
@@ -218,7 +228,7 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     // count's (see: issue 32, which aborted under `ulimit -v` and ignored
     // QUEENS_MEMORY_LIMIT), the options are the environment's.
     let config = Config::default()
-        .with_options(super::options::from_env()?)
+        .with_options(super::options::with_backend(args.gpu_backend)?)
         .with_memory_limit(super::memory::available()?);
     let runner = Runner::new().executor(executor);
     let runner = match threads {

@@ -22,7 +22,7 @@ use std::num::NonZeroU32;
 
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Arg, Command};
-use queens::{Engine, Executor, GpuOptions, Options, Simd};
+use queens::{Engine, Executor, GpuBackend, GpuOptions, Options, Simd};
 
 use super::UsageError;
 use super::values::{Choice, ChoiceParser};
@@ -123,11 +123,24 @@ impl TypedValueParser for EngineParser {
     }
 }
 
-/// The GPU's name, or the usage error that `--gpu` gets from every
-/// command where there is none to count on: a build without the `gpu`
-/// feature, no driver, no device (one line, exit 2).
-pub fn find_gpu() -> Result<String, UsageError> {
-    queens::find_gpu().map_err(|why| UsageError(super::exit::with_causes(&why)))
+/// The GPU's name and executor (`backend`'s, `None`: the automatic
+/// choice), or the usage error that `--gpu` gets from every command where
+/// there is none to count on: a build without that executor, no driver,
+/// no device (one line, exit 2).
+pub fn find_gpu(backend: Option<GpuBackend>) -> Result<String, UsageError> {
+    queens::find_gpu(backend.unwrap_or_default())
+        .map_err(|why| UsageError(super::exit::with_causes(&why)))
+}
+
+/// The options the environment asks for ([`from_env`]), counting on the
+/// GPU executor `backend` names (`None`: the automatic choice).
+///
+/// # Errors
+/// As [`from_env`].
+pub fn with_backend(backend: Option<GpuBackend>) -> Result<Options, UsageError> {
+    let mut options = from_env()?;
+    options.gpu.backend = backend.unwrap_or_default();
+    Ok(options)
 }
 
 /// Why `--gpu` cannot count an `n`-board with `engine` (`None`: the one

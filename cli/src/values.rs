@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Arg, Command};
-use queens::{Algorithm, Engine, Format};
+use queens::{Algorithm, Engine, Format, GpuBackend};
 
 /// A library enum that an option takes by name.
 pub trait Choice: Copy + PartialEq + Send + Sync + 'static {
@@ -50,6 +50,33 @@ impl Choice for Engine {
 
     fn name(self) -> &'static str {
         Engine::name(self)
+    }
+}
+
+impl Choice for GpuBackend {
+    const VALUES: &'static [(Self, &'static str)] = &[
+        (
+            GpuBackend::Auto,
+            "CUDA where it is built in and an NVIDIA GPU answers, else the portable executor",
+        ),
+        (GpuBackend::Cuda, "The CUDA executor: NVIDIA GPUs"),
+        (
+            GpuBackend::Portable,
+            "The portable executor (wgpu) through Vulkan, Metal or DirectX 12, whichever answers",
+        ),
+        (GpuBackend::Vulkan, "The portable executor through Vulkan"),
+        (
+            GpuBackend::Metal,
+            "The portable executor through Metal (macOS)",
+        ),
+        (
+            GpuBackend::Dx12,
+            "The portable executor through DirectX 12 (Windows)",
+        ),
+    ];
+
+    fn name(self) -> &'static str {
+        GpuBackend::name(self)
     }
 }
 

@@ -69,6 +69,53 @@ pub struct GpuOptions {
     /// Compile the kernel with the block size read at run time rather than
     /// fixed (slower; to measure what fixing it gains).
     pub dynamic_stride: bool,
+    /// Which GPU executor, and through which API.
+    pub backend: GpuBackend,
+}
+
+/// Which GPU executor counts, and through which API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GpuBackend {
+    /// CUDA where it is built and an NVIDIA GPU answers, else the portable
+    /// executor.
+    #[default]
+    Auto,
+    /// The CUDA executor: NVIDIA GPUs.
+    Cuda,
+    /// The portable executor (wgpu), through whichever API answers:
+    /// Vulkan, Metal or DirectX 12.
+    Portable,
+    /// The portable executor through Vulkan.
+    Vulkan,
+    /// The portable executor through Metal.
+    Metal,
+    /// The portable executor through DirectX 12.
+    Dx12,
+}
+
+impl GpuBackend {
+    /// The backend's name, as the command line spells it.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::Cuda => "cuda",
+            Self::Portable => "portable",
+            Self::Vulkan => "vulkan",
+            Self::Metal => "metal",
+            Self::Dx12 => "dx12",
+        }
+    }
+
+    /// Whether this backend is the portable executor's.
+    #[must_use]
+    pub fn is_portable(self) -> bool {
+        matches!(
+            self,
+            Self::Portable | Self::Vulkan | Self::Metal | Self::Dx12
+        )
+    }
 }
 
 impl GpuOptions {

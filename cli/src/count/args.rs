@@ -48,11 +48,22 @@ pub struct CountArgs {
     #[arg(long, value_parser = crate::options::EngineParser)]
     pub(super) engine: Option<Engine>,
 
-    /// Run the plan's units on the NVIDIA GPU (a build with `--features
-    /// gpu`): the constellations engine's plan, or the mirror engine's with
+    /// Run the plan's units on the GPU (a build with `--features gpu`):
+    /// the constellations engine's plan, or the mirror engine's with
     /// --engine mirror; the same hash, journal and shards as on the CPU.
-    #[arg(long, conflicts_with = "algorithm")]
+    #[arg(
+        long,
+        conflicts_with = "algorithm",
+        default_value_if("gpu_backend", clap::builder::ArgPredicate::IsPresent, "true")
+    )]
     pub(super) gpu: bool,
+
+    /// The GPU executor and its API (implies --gpu): auto (CUDA where it is
+    /// built in and an NVIDIA GPU answers, else the portable one), cuda,
+    /// portable (wgpu: Vulkan, Metal or DirectX 12), vulkan, metal, dx12.
+    #[arg(long, value_name = "BACKEND",
+          value_parser = crate::values::ChoiceParser::<queens::GpuBackend>::new(), conflicts_with = "algorithm")]
+    pub(super) gpu_backend: Option<queens::GpuBackend>,
 
     /// Count each size with a second, independent engine too (the mirror
     /// backtracker and the join) and exit 3 if they disagree.

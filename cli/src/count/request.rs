@@ -94,7 +94,7 @@ impl Request {
         }
         let threads = crate::args::threads(args.threads)?;
         if args.gpu {
-            let name = crate::options::find_gpu()?;
+            let name = crate::options::find_gpu(args.gpu_backend)?;
             if !args.quiet && !args.json {
                 eprintln!("queens: counting on {name}");
             }
@@ -129,7 +129,7 @@ impl Request {
         };
         let config = Config::default()
             .with_memory_limit(crate::memory::available()?)
-            .with_options(crate::options::from_env()?);
+            .with_options(crate::options::with_backend(args.gpu_backend)?);
         let executor = if args.gpu {
             Executor::Gpu
         } else {

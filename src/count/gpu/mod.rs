@@ -36,31 +36,34 @@
 
 // Without the `gpu` feature the cut and the per-task search are still
 // built: the tests pin them against the CPU kernel.
-#![cfg_attr(not(feature = "gpu"), allow(dead_code))]
+#![cfg_attr(not(any(feature = "cuda", feature = "wgpu")), allow(dead_code))]
 
 mod cut;
 mod reference;
-#[cfg(not(feature = "gpu"))]
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
 mod stub;
 
-#[cfg(feature = "gpu")]
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
 mod batch;
-#[cfg(feature = "gpu")]
-mod device;
+#[cfg(feature = "cuda")]
+mod cuda;
+#[cfg(feature = "wgpu")]
+mod portable;
 
 use std::ops::RangeInclusive;
 
 use super::Engine;
 use super::plan::Plan;
 use crate::Error;
+use crate::count::options::GpuBackend;
 
-#[cfg(feature = "gpu")]
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
 pub(crate) use self::batch::Gpu;
 pub(crate) use self::cut::roots;
 pub use self::reference::count_with_kernel;
-#[cfg(not(feature = "gpu"))]
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
 pub(crate) use self::stub::Gpu;
-#[cfg(not(feature = "gpu"))]
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
 use self::stub::not_built;
 
 /// The smallest board the GPU counts: smaller ones leave too few rows to
@@ -106,21 +109,36 @@ pub(crate) fn refuse(plan: &Plan) -> Result<(), Error> {
     Ok(())
 }
 
-/// Whether this build has the GPU executor (the `gpu` feature), whatever
-/// the machine: [`find_gpu`] says whether it has a GPU for it.
-pub const GPU_EXECUTOR: bool = cfg!(feature = "gpu");
+/// Whether this build has a GPU executor (the `cuda` or `wgpu` feature;
+/// `gpu` is both), whatever the machine: [`find_gpu`] says whether it has
+/// a GPU for it.
+pub const GPU_EXECUTOR: bool = cfg!(any(feature = "cuda", feature = "wgpu"));
 
-/// Whether this build has the GPU executor and this machine a GPU for it:
-/// the GPU's name. Cheap: it compiles nothing.
+/// The GPU executors this build has: `CUDA`, `portable`, both or none.
+pub const GPU_EXECUTORS: &[&str] = &[
+    #[cfg(feature = "cuda")]
+    "CUDA",
+    #[cfg(feature = "wgpu")]
+    "portable (wgpu: Vulkan, Metal, DirectX 12)",
+];
+
+/// Whether this build has the GPU executor `backend` asks for and this
+/// machine a GPU for it: the GPU's name and the executor, such as
+/// `NVIDIA H100 80GB HBM3 (CUDA)` or `llvmpipe (LLVM 15.0.6, 256 bits)
+/// through Vulkan, a GPU API run on the CPU (portable executor)`. Cheap: it
+/// compiles nothing.
 ///
 /// # Errors
-/// [`Error::Gpu`] with one line: a build without the `gpu` feature, no
+/// [`Error::Gpu`] with one line: a build without that executor, no
 /// driver, no NVRTC or no device.
-pub fn find_gpu() -> Result<String, Error> {
-    #[cfg(feature = "gpu")]
-    return device::Device::find();
-    #[cfg(not(feature = "gpu"))]
-    Err(not_built())
+pub fn find_gpu(backend: GpuBackend) -> Result<String, Error> {
+    #[cfg(any(feature = "cuda", feature = "wgpu"))]
+    return batch::find(backend);
+    #[cfg(not(any(feature = "cuda", feature = "wgpu")))]
+    {
+        let _ = backend;
+        Err(not_built())
+    }
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! Without the `gpu` feature: a GPU that never opens, so that the runner
+//! Without a GPU executor (neither the `cuda` nor the `wgpu` feature): a GPU that never opens, so that the runner
 //! and the CLI compile the same either way and say why there is none.
 
 use super::cut::{Root, Tasks};
@@ -7,7 +7,6 @@ use crate::count::options::GpuOptions;
 use crate::cpu::Features;
 
 /// The refusal of a build without the `gpu` feature.
-#[cfg(not(feature = "gpu"))]
 pub(super) fn not_built() -> Error {
     Error::gpu(
         "this queens was built without the GPU executor: rebuild with `cargo build --release \
@@ -16,10 +15,8 @@ pub(super) fn not_built() -> Error {
 }
 
 /// Without the `gpu` feature: a GPU that never opens.
-#[cfg(not(feature = "gpu"))]
 pub(crate) enum Gpu {}
 
-#[cfg(not(feature = "gpu"))]
 impl Gpu {
     /// The refusal: this build has no GPU executor.
     pub fn open(_options: GpuOptions) -> Result<Self, Error> {
