@@ -12,7 +12,11 @@
 # plans interleaved, REPS rounds (3 unless set), and the CPU engines), big (n = 22, both plans),
 # scaling (the CPU engines on 1..16 threads), ygch (ygch/n_queens at
 # n = 20 and 21, when YGCH_N_QUEENS names its built binary: nothing is
-# fetched, the device has no network).
+# fetched, the device has no network), portable (the portable executor
+# through Vulkan: n = 4..16 on both plans cross-checked, then n = 18..21
+# side by side with CUDA, the two interleaved, REPS rounds; needs a Vulkan
+# loader: VULKAN_DEBS names a folder of .deb files to unpack first, see
+# docs/gpu.md).
 set -uo pipefail
 bin=$1 out=$2
 shift 2
@@ -116,6 +120,29 @@ for phase in "$@"; do
       else
         log "ygch: skipped (set YGCH_N_QUEENS to a built ygch/n_queens binary)"
       fi
+      ;;
+    portable)
+      if [ -d "${VULKAN_DEBS:-}" ]; then
+        for f in "$VULKAN_DEBS"/*.deb; do dpkg -x "$f" /; done
+        ldconfig
+      fi
+      icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+      if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$icd" ]; then
+        export VK_DRIVER_FILES=$icd
+      fi
+      log "libvulkan: $(ldconfig -p | grep -c libvulkan) entries, VK_DRIVER_FILES=${VK_DRIVER_FILES:-}"
+      "$bin" --version 2>&1 | tee -a "$out/log.txt"
+      run portable-constellations-4..16-cross "$bin" count 4..16 --gpu-backend vulkan --cross-check
+      run portable-mirror-4..16-cross "$bin" count 4..16 --gpu-backend vulkan --engine mirror --cross-check
+      for rep in $(seq "${REPS:-2}"); do
+        for n in 18 19 20 21; do
+          run "cuda-constellations-$n-rep$rep" "$bin" count $n --gpu-backend cuda
+          run "portable-constellations-$n-rep$rep" "$bin" count $n --gpu-backend vulkan
+        done
+        run "cuda-mirror-20-rep$rep" "$bin" count 20 --gpu-backend cuda --engine mirror
+        run "portable-mirror-20-rep$rep" "$bin" count 20 --gpu-backend vulkan --engine mirror
+      done
+      run portable-bench-18 "$bin" bench 18 --gpu-backend vulkan
       ;;
     *) log "unknown phase $phase" ;;
   esac

@@ -485,6 +485,10 @@ pub struct Machine {
     pub os: String,
     /// The code paths the engines take on this CPU.
     pub simd: String,
+    /// The GPU a GPU benchmark counted on, and its executor (as
+    /// [`find_gpu`](crate::find_gpu) names them); `None` on the CPU.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub gpu: Option<String>,
 }
 
 impl Machine {
@@ -508,7 +512,14 @@ impl Machine {
             logical_cpus: std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
             os: format!("{}{release}", std::env::consts::OS),
             simd: code_paths(crate::Simd::AUTO),
+            gpu: None,
         }
+    }
+
+    /// This machine, benchmarked on the GPU `gpu` names.
+    #[must_use]
+    pub fn with_gpu(self, gpu: Option<String>) -> Self {
+        Self { gpu, ..self }
     }
 
     /// This machine's code paths under `options` (the SIMD loops they

@@ -112,7 +112,7 @@ fn the_cuda_kernel_with_tables_counts_every_start_as_the_cpu() {
 #[test]
 fn a_gpu_count_is_exact_or_refused_with_one_line() {
     let counted = Counter::new(10).executor(Executor::Gpu).run();
-    if find_gpu().is_ok() {
+    if find_gpu(queens::GpuBackend::Auto).is_ok() {
         let count = counted.unwrap();
         assert_eq!(Some(count.solutions), known::total(10));
         assert_eq!(count.executor, Executor::Gpu);
@@ -135,10 +135,10 @@ fn a_gpu_count_is_exact_or_refused_with_one_line() {
 
 /// A build without the `gpu` feature refuses whatever the machine has,
 /// and says how to build one that counts.
-#[cfg(not(feature = "gpu"))]
+#[cfg(not(any(feature = "cuda", feature = "wgpu")))]
 #[test]
 fn a_build_without_the_gpu_feature_refuses_and_says_how_to_build_one() {
-    let err = find_gpu().unwrap_err();
+    let err = find_gpu(queens::GpuBackend::Auto).unwrap_err();
     let Error::Gpu { what: line, .. } = &err else {
         panic!("not a GPU error: {err:?}");
     };

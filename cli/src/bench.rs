@@ -189,11 +189,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
     {
         return Err(super::UsageError(refusal).into());
     }
+    let mut gpu = None;
     if let (true, Some(n)) = (args.gpu, args.n) {
         if let Some(refusal) = super::options::refuse_gpu(args.engine, n) {
             return Err(super::UsageError(refusal).into());
         }
-        super::options::find_gpu(args.gpu_backend)?;
+        gpu = Some(super::options::find_gpu(args.gpu_backend)?);
     }
     let workload = match (args.n, args.gpu) {
         (Some(n), true) => {
@@ -211,7 +212,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<ExitCode> {
         ("--export-csv", args.export_csv.as_deref()),
         ("--export-markdown", args.export_markdown.as_deref()),
     ])?;
-    let machine = Machine::detect().with_options(&workload.options);
+    let machine = Machine::detect()
+        .with_options(&workload.options)
+        .with_gpu(gpu);
     let most = super::args::threads(None)?.map_or(machine.logical_cpus, NonZeroUsize::get);
     let threads = args
         .threads
@@ -391,6 +394,9 @@ impl Human for BenchRecord<'_> {
             "machine: {}, {} logical CPUs, {}; {}",
             machine.cpu, machine.logical_cpus, machine.os, machine.simd
         )?;
+        if let Some(gpu) = &machine.gpu {
+            writeln!(out, "GPU: {gpu}")?;
+        }
         writeln!(
             out,
             "{} runs per thread count after a warm-up; every count checked against OEIS A000170",

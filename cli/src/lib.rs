@@ -112,10 +112,19 @@ impl Version {
     /// whether the GPU executor is built in, and the code paths the
     /// counting loops take on this CPU.
     fn long(&self) -> String {
+        // With an executor built in, the GPU `--gpu` would count on, or
+        // why none.
         let gpu = if queens::GPU_EXECUTOR {
-            "built in (count --gpu)"
+            let found = match queens::find_gpu(queens::GpuBackend::Auto) {
+                Ok(name) => name,
+                Err(why) => format!("none ({})", crate::exit::with_causes(&why)),
+            };
+            format!(
+                "built in: {} (count --gpu)\nGPU: {found}",
+                queens::GPU_EXECUTORS.join(", ")
+            )
         } else {
-            self.without_gpu
+            self.without_gpu.to_owned()
         };
         format!(
             "{}\ncommit: {}\nGPU executor: {gpu}\ncode paths on this CPU: {}",

@@ -205,27 +205,45 @@ fn version_says_the_commit_the_gpu_executor_and_the_code_paths() {
     let out = queens(&["--version"]).success().stderr("");
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let gpu = if cfg!(feature = "gpu") {
-        "GPU executor: built in (count --gpu)"
+    let gpu = if queens::GPU_EXECUTOR {
+        format!(
+            "GPU executor: built in: {} (count --gpu)",
+            queens::GPU_EXECUTORS.join(", ")
+        )
     } else {
-        "GPU executor: not built in (cargo install --features gpu builds it)"
+        "GPU executor: not built in (cargo install --features gpu builds it)".to_owned()
     };
     assert_eq!(
         lines[..3],
         [
             format!("queens {}", env!("CARGO_PKG_VERSION")).as_str(),
             format!("commit: {}", env!("QUEENS_COMMIT")).as_str(),
-            gpu
+            gpu.as_str()
         ],
         "{text}"
     );
-    let paths = lines[3]
+    // With an executor built in, the next line names the GPU it would
+    // count on, or says why there is none.
+    let rest = if queens::GPU_EXECUTOR {
+        let found = queens::find_gpu(queens::GpuBackend::Auto);
+        let line = lines[3]
+            .strip_prefix("GPU: ")
+            .unwrap_or_else(|| panic!("{text}"));
+        match found {
+            Ok(name) => assert_eq!(line, name, "{text}"),
+            Err(_) => assert!(line.starts_with("none ("), "{text}"),
+        }
+        &lines[4..]
+    } else {
+        &lines[3..]
+    };
+    let paths = rest[0]
         .strip_prefix("code paths on this CPU: kernel ")
         .unwrap_or_else(|| panic!("{text}"));
     let (kernel, matcher) = paths.split_once(", join matcher ").unwrap();
     assert!(["bmi1+popcnt", "portable"].contains(&kernel), "{text}");
     assert!(["avx512", "portable"].contains(&matcher), "{text}");
-    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(rest.len(), 1, "{text}");
     // `-V` is the first line alone.
     queens(&["-V"])
         .success()

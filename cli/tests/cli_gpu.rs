@@ -63,7 +63,7 @@ fn the_cli_counts_on_a_gpu_or_refuses_a_missing_one_with_exit_2_and_one_line() {
         "1",
         "--json",
     ];
-    if find_gpu().is_ok() {
+    if find_gpu(queens::GpuBackend::Auto).is_ok() {
         for engine in [&[][..], &["--engine", "mirror"]] {
             let args = [&["count", "12", "--gpu", "-q"][..], engine].concat();
             let out = queens(&args).success();

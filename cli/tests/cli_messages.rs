@@ -260,7 +260,7 @@ fn empty_variables_are_unset() {
 #[test]
 fn without_a_gpu_every_gpu_option_is_the_same_usage_error() {
     // See: issue 32, item 12 (estimate --gpu exited 1, count --gpu 2).
-    if queens::find_gpu().is_ok() {
+    if queens::find_gpu(queens::GpuBackend::Auto).is_ok() {
         return;
     }
     let lines: Vec<String> = [

@@ -31,6 +31,10 @@ mod cli_given;
 mod cli_given_count;
 /// `count --gpu` and `bench --gpu`: a GPU's counts, or one-line refusals
 mod cli_gpu;
+/// The portable GPU executor (wgpu) on lavapipe or a GPU: journals and
+/// shards shared with the CPU
+#[cfg(feature = "wgpu")]
+mod cli_gpu_portable;
 /// `count --checkpoint`, `--output` and signals: kills, resumes, damage
 mod cli_journal;
 /// every command's `--json` against docs/json.md's tables
