@@ -142,7 +142,7 @@ for phase in "$@"; do
         run "cuda-mirror-20-rep$rep" "$bin" count 20 --gpu-backend cuda --engine mirror
         run "portable-mirror-20-rep$rep" "$bin" count 20 --gpu-backend vulkan --engine mirror
       done
-      run portable-bench-18 "$bin" bench 18 --gpu-backend vulkan
+      run portable-bench-18 "$bin" bench 18 --gpu-backend vulkan --runs 3 --threads 16
       ;;
     *) log "unknown phase $phase" ;;
   esac

@@ -111,16 +111,23 @@ impl Version {
     /// `--version`'s whole text: [`Version::short`], then the commit,
     /// whether the GPU executor is built in, and the code paths the
     /// counting loops take on this CPU.
-    fn long(&self) -> String {
-        // With an executor built in, the GPU `--gpu` would count on, or
-        // why none.
-        let gpu = if queens::GPU_EXECUTOR {
+    ///
+    /// With a GPU executor built in and `probe`, a line naming the GPU
+    /// `--gpu` would count on, or why none: asked of the drivers, so only
+    /// when `--version` is on the command line.
+    fn long(&self, probe: bool) -> String {
+        let gpu = if queens::GPU_EXECUTOR && probe {
             let found = match queens::find_gpu(queens::GpuBackend::Auto) {
                 Ok(name) => name,
                 Err(why) => format!("none ({})", crate::exit::with_causes(&why)),
             };
             format!(
                 "built in: {} (count --gpu)\nGPU: {found}",
+                queens::GPU_EXECUTORS.join(", ")
+            )
+        } else if queens::GPU_EXECUTOR {
+            format!(
+                "built in: {} (count --gpu)",
                 queens::GPU_EXECUTORS.join(", ")
             )
         } else {
@@ -163,13 +170,14 @@ where
 /// whole table in `queens --help`, the short form in each subcommand's;
 /// `--version` says what this build and this CPU run ([`Version`]).
 pub(crate) fn command() -> clap::Command {
-    command_for(&Version::binary())
+    command_for(&Version::binary(), false)
 }
 
-fn command_for(version: &Version) -> clap::Command {
+/// The command line; `probe`: with the GPU in `--version`'s text.
+fn command_for(version: &Version, probe: bool) -> clap::Command {
     Cli::command()
         .version(version.short.clone())
-        .long_version(version.long())
+        .long_version(version.long(probe))
         .after_help(exit::TABLE)
         .mut_subcommands(|sub| {
             let help = match sub.get_after_help() {
@@ -185,7 +193,8 @@ fn command_for(version: &Version) -> clap::Command {
 /// # Errors
 /// Clap's, for [`usage_error`] to print.
 fn parse(args: Vec<OsString>, version: &Version) -> Result<Cli, clap::Error> {
-    let mut matches = command_for(version).try_get_matches_from(args)?;
+    let probe = args.iter().any(|arg| arg == "--version");
+    let mut matches = command_for(version, probe).try_get_matches_from(args)?;
     Cli::from_arg_matches_mut(&mut matches).map_err(|err| err.format(&mut command()))
 }
 

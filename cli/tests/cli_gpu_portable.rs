@@ -73,10 +73,11 @@ fn a_killed_gpu_count_resumes_on_the_gpu_or_the_cpu() {
 /// Counts shard `index` of `of` of an `n`-board into `dir`.
 fn shard(dir: &Path, n: u32, index: u32, of: u32, extra: &[&str]) {
     let shard = format!("{index}/{of}");
+    let n = n.to_string();
     let args = [
         &[
             "count",
-            &n.to_string(),
+            &n,
             "--shard",
             &shard,
             "--out-dir",

@@ -14,7 +14,7 @@ enum Device {
     #[cfg(feature = "cuda")]
     Cuda(super::cuda::Device),
     #[cfg(feature = "wgpu")]
-    Portable(super::portable::Device),
+    Portable(Box<super::portable::Device>),
 }
 
 /// A GPU with the kernels compiled for it.
@@ -90,7 +90,7 @@ impl Gpu {
 fn open(options: &GpuOptions) -> Result<Device, Error> {
     let backend = options.backend;
     #[cfg(feature = "wgpu")]
-    let portable = || super::portable::Device::open(options).map(Device::Portable);
+    let portable = || super::portable::Device::open(options).map(|d| Device::Portable(Box::new(d)));
     #[cfg(not(feature = "wgpu"))]
     let portable = || Err(not_built("portable", "wgpu"));
     #[cfg(feature = "cuda")]

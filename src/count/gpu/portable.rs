@@ -36,9 +36,10 @@ const SOFTWARE_STEPS: u32 = 1 << 14;
 /// core's lanes, few enough that the walks saved between rounds stay small.
 const SOFTWARE_GROUPS: u32 = 64;
 
-/// The most tasks one launch takes, below the adapter's buffer limits: a
-/// launch is what a count waits on, and what a watchdog times.
-const MOST_TASKS: usize = 1 << 22;
+/// The most tasks one launch takes, below the adapter's buffer limits (1
+/// GiB of tasks): each launch ends with its slowest task, so the fewer
+/// the better (n = 21 on an H100 in launches of 4 million tasks: 56 s).
+const MOST_TASKS: usize = 1 << 26;
 
 /// The backends `backend` allows (the automatic choice: all three).
 fn backends(backend: GpuBackend) -> wgpu::Backends {
@@ -228,12 +229,34 @@ impl Device {
             if restricted { 4 } else { 3 }
         );
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("queens count_tasks"),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            });
+        let desc = wgpu::ShaderModuleDescriptor {
+            label: Some("queens count_tasks"),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        };
+        let module = if self.steps == u32::MAX {
+            // On a GPU the kernel runs without wgpu's bounds checks and
+            // loop counters (n = 21 on an H100: 56 s with them, see
+            // results/).
+            // SAFETY: every index the kernel computes is in bounds when
+            // STEP is 0 (a GPU's): a task's words (`task < task_count`,
+            // the words of `task_count` tasks uploaded), its table
+            // (`Tasks::build` writes indices of the batch's tables, and a
+            // row's index counts at most n - 1 queens), a stack frame
+            // (`top <= FRAMES`: a frame is pushed only above rows with
+            // fewer than n - 2 queens, and a task fixes `depth` rows, so
+            // at most n - 1 - depth frames), a count (`task <
+            // task_count`); `state` is never read or written (round 0
+            // only, and `step` stays 0). Its one loop ends when the tasks
+            // run out: each step takes a column from a frame, and a walk
+            // is finite.
+            #[allow(unsafe_code)]
+            unsafe {
+                self.device
+                    .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+            }
+        } else {
+            self.device.create_shader_module(desc)
+        };
         let pipeline = self
             .device
             .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
