@@ -93,7 +93,15 @@ const NUMERIC_OPTIONS: &[(&[&str], &str, &str, &[&str])] = &[
 /// The value names of options that take no number.
 /// (Squares, `ROW:COL,...`, are numbers in pairs: cli/tests/cli_given.rs holds
 /// their refusals.)
-const NOT_NUMBERS: &[&str] = &["FILE", "DIR", "NAME", "ENGINE", "FORMAT", "ROW:COL,..."];
+const NOT_NUMBERS: &[&str] = &[
+    "FILE",
+    "DIR",
+    "NAME",
+    "ENGINE",
+    "FORMAT",
+    "ROW:COL,...",
+    "BACKEND",
+];
 
 /// `queens COMMAND --help`.
 fn help(command: &[&str]) -> String {

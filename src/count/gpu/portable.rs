@@ -41,15 +41,20 @@ const SOFTWARE_GROUPS: u32 = 64;
 /// the better (n = 21 on an H100 in launches of 4 million tasks: 56 s).
 const MOST_TASKS: usize = 1 << 26;
 
-/// The backends `backend` allows (the automatic choice: all three).
-fn backends(backend: GpuBackend) -> wgpu::Backends {
+/// The APIs `backend` allows, in the order they are tried: the automatic
+/// choice tries Vulkan, then Metal, then DirectX 12, so that a Windows GPU
+/// with both drivers counts through Vulkan, whose compiler ships with the
+/// driver (DirectX 12 compiles through `d3dcompiler_47.dll`).
+fn backends(backend: GpuBackend) -> &'static [wgpu::Backends] {
     match backend {
-        GpuBackend::Vulkan => wgpu::Backends::VULKAN,
-        GpuBackend::Metal => wgpu::Backends::METAL,
-        GpuBackend::Dx12 => wgpu::Backends::DX12,
-        GpuBackend::Auto | GpuBackend::Cuda | GpuBackend::Portable => {
-            wgpu::Backends::VULKAN | wgpu::Backends::METAL | wgpu::Backends::DX12
-        }
+        GpuBackend::Vulkan => &[wgpu::Backends::VULKAN],
+        GpuBackend::Metal => &[wgpu::Backends::METAL],
+        GpuBackend::Dx12 => &[wgpu::Backends::DX12],
+        GpuBackend::Auto | GpuBackend::Cuda | GpuBackend::Portable => &[
+            wgpu::Backends::VULKAN,
+            wgpu::Backends::METAL,
+            wgpu::Backends::DX12,
+        ],
     }
 }
 
@@ -72,30 +77,43 @@ fn describe(info: &wgpu::AdapterInfo) -> String {
     format!("{} through {api}{software}", info.name)
 }
 
-/// The adapter `backend` picks: a high-performance one (a discrete GPU
+/// The adapter `backend` picks: the first API of [`backends`] with an
+/// adapter, and of its adapters a high-performance one (a discrete GPU
 /// before an integrated one, a software one last).
 fn adapter(backend: GpuBackend) -> Result<wgpu::Adapter, Error> {
-    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-    desc.backends = backends(backend);
-    desc.flags = wgpu::InstanceFlags::empty().with_env();
-    let instance = wgpu::Instance::new(desc);
-    let options = wgpu::RequestAdapterOptions {
-        power_preference: wgpu::PowerPreference::HighPerformance,
-        ..wgpu::RequestAdapterOptions::default()
-    };
-    pollster::block_on(instance.request_adapter(&options)).map_err(|e| {
-        let apis = match backend {
-            GpuBackend::Vulkan => "Vulkan",
-            GpuBackend::Metal => "Metal",
-            GpuBackend::Dx12 => "DirectX 12",
-            _ => "Vulkan, Metal or DirectX 12",
+    let mut why = None;
+    for &apis in backends(backend) {
+        let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+        desc.backends = apis;
+        desc.flags = wgpu::InstanceFlags::empty().with_env();
+        let instance = wgpu::Instance::new(desc);
+        let options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..wgpu::RequestAdapterOptions::default()
         };
-        Error::gpu(format!(
-            "no GPU answered through {apis} (on Linux: a Vulkan driver, such as Mesa's, and \
-             libvulkan.so.1): {}",
-            one_line(&e)
-        ))
-    })
+        match pollster::block_on(instance.request_adapter(&options)) {
+            Ok(adapter) => return Ok(adapter),
+            Err(e) => why = why.or(Some(e)),
+        }
+    }
+    let (apis, needs) = match backend {
+        GpuBackend::Metal => ("Metal", "macOS has it"),
+        GpuBackend::Dx12 => ("DirectX 12", "Windows 10 and newer have it"),
+        GpuBackend::Vulkan => (
+            "Vulkan",
+            "it needs a Vulkan driver, such as Mesa's, and libvulkan.so.1 or vulkan-1.dll",
+        ),
+        _ => (
+            "Vulkan, Metal or DirectX 12",
+            "on Linux: a Vulkan driver, such as Mesa's, and libvulkan.so.1",
+        ),
+    };
+    let why = why
+        .map(|e| format!(": {}", one_line(&e)))
+        .unwrap_or_default();
+    Err(Error::gpu(format!(
+        "no GPU answered through {apis} ({needs}){why}"
+    )))
 }
 
 /// What a pipeline is compiled for: the frames a stack holds, whether
@@ -228,6 +246,7 @@ impl Device {
              fn table_of(task: u32) -> u32 {{ return {table}; }}\n{SOURCE}",
             if restricted { 4 } else { 3 }
         );
+        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let desc = wgpu::ShaderModuleDescriptor {
             label: Some("queens count_tasks"),
@@ -271,7 +290,10 @@ impl Device {
                 },
                 cache: None,
             });
-        if let Some(e) = pollster::block_on(scope.pop()) {
+        // A driver's compiler failing is an internal error, wgpu's
+        // checks failing a validation error: either is the cause.
+        let validation = pollster::block_on(scope.pop());
+        if let Some(e) = pollster::block_on(internal.pop()).or(validation) {
             return Err(Error::gpu(format!(
                 "compiling the GPU kernel: {}",
                 one_line(&e)
@@ -392,6 +414,7 @@ impl Device {
     ) -> Result<(), Error> {
         let task_count =
             u32::try_from(len).map_err(|_| Error::gpu("too many tasks in one launch"))?;
+        let internal = self.device.push_error_scope(wgpu::ErrorFilter::Internal);
         let memory = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let device = &self.device;
@@ -465,6 +488,9 @@ impl Device {
             return Err(failed(&e));
         }
         if let Some(e) = pollster::block_on(memory.pop()) {
+            return Err(failed(&e));
+        }
+        if let Some(e) = pollster::block_on(internal.pop()) {
             return Err(failed(&e));
         }
         self.check_lost()?;
