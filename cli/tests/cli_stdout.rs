@@ -40,6 +40,7 @@ impl Stdout {
             }
         };
         command
+            .envs(crate::common::cli::quiet_mesa())
             .stdin(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
