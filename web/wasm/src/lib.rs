@@ -25,7 +25,7 @@
 //! has WebGPU: the module cuts the work into the GPU executor's tasks and
 //! totals their counts, the page runs the kernel ([`gpu`]).
 
-mod gpu;
+pub mod gpu;
 
 use std::fmt::Write as _;
 use std::sync::{Mutex, MutexGuard, PoisonError};
