@@ -130,7 +130,7 @@ pub use unique::{
 /// the API: they change without notice.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::count::gpu::count_with_kernel;
+    pub use crate::count::gpu::{KernelTasks, count_with_kernel};
     pub use crate::count::join::Stage as JoinStage;
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
     pub use crate::count::join::sieve::Tally as JoinTally;

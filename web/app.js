@@ -1,6 +1,7 @@
 // The page: the board and what it shows (attacks, the completion count,
 // one completion, the search, the solutions by symmetry class). The
-// library runs in workers (worker.js); the search the page animates is
+// library runs in workers (worker.js), the empty board's count on the GPU
+// where the browser has WebGPU (gpu.js); the search the page animates is
 // search.js.
 
 import { backtrack } from './search.js';
@@ -15,6 +16,13 @@ const AUTO_LIMIT_S = 20;
 // this browser has timed a count of its own (Chromium 156 on a 2-core
 // x86-64 Linux machine: 76 to 82 million at n = 14 to 16).
 let rate = 60e6;
+// The same on this browser's GPU (the nodes of the CPU's plan, which is
+// what the page estimates with): the CPU's guess until a count is timed.
+let gpuRate = rate;
+// Why the page does not ask for the GPU: `?gpu=off`, or a worker found
+// no WebGPU or no adapter (null: it asks).
+let gpuMissing =
+  new URLSearchParams(location.search).get('gpu') === 'off' ? 'the page was asked not to use it: ?gpu=off' : null;
 
 // ---- Workers ----------------------------------------------------------
 
@@ -293,6 +301,13 @@ function showCount(stateName, text, exact = '') {
   countOut.textContent = text;
 }
 
+// Where the last count ran: `gpu`, `cpu`, or '' (nothing counted).
+function showWhere(where, text = '') {
+  const out = $('count-where');
+  out.dataset.where = where;
+  out.textContent = text;
+}
+
 function plural(k, one, many) {
   return `${k.toLocaleString('en')} ${k === 1 ? one : many}`;
 }
@@ -305,9 +320,13 @@ async function recount(force) {
   anyway.hidden = true;
   const board = boardText();
   showCount('counting', '…');
+  showWhere('');
   note.textContent = '';
+  // The GPU runs whole-board plans only: the empty board.
+  const empty = state.squares.every((s) => s === EMPTY);
+  const gpu = empty && gpuMissing === null;
   try {
-    const { value: plan } = await countLane.ask({ op: 'cost', board, rate });
+    const { value: plan } = await countLane.ask({ op: 'cost', board, rate: gpu ? gpuRate : rate });
     if (round !== countRound) return;
     const estimate = `The library's plan estimates the search at ${plural(plan.cost, 'node', 'nodes')}: about ${plan.human} here`;
     if (plan.seconds > AUTO_LIMIT_S && !force && plan.known !== null) {
@@ -334,13 +353,22 @@ async function recount(force) {
         showCount('counting', `counting… ${spent.toFixed(0)} s of about ${plan.human}`);
       }, 500);
     }
-    const { value: count, ms } = await countLane.ask({ op: 'count', board });
+    const { value: counted, ms } = await countLane.ask({ op: 'count', board, n: state.n, gpu });
     if (round !== countRound) return;
     clearInterval(progressTimer);
+    const { count } = counted;
     showCount('done', BigInt(count).toLocaleString('en'), count);
+    if (counted.missing) gpuMissing = counted.why;
     // The nodes a second this browser makes, from counts long enough to time.
-    if (ms > 200) rate = (rate + plan.cost / (ms / 1000)) / 2;
+    if (ms > 200 && counted.gpu) gpuRate = (gpuRate + plan.cost / (ms / 1000)) / 2;
+    if (ms > 200 && !counted.gpu) rate = (rate + plan.cost / (ms / 1000)) / 2;
     note.textContent = ms > 1000 ? `Counted in ${(ms / 1000).toFixed(1)} s.` : '';
+    if (counted.gpu) {
+      showWhere('gpu', `Counted on the GPU (${counted.adapter}, through WebGPU).`);
+    } else {
+      const why = counted.why || gpuMissing || 'the GPU counts the empty board only';
+      showWhere('cpu', `Counted on the CPU (${why}).`);
+    }
   } catch (e) {
     if (e instanceof Cancelled || round !== countRound) return;
     clearInterval(progressTimer);

@@ -5,6 +5,8 @@
 // time the library took. The page ends a worker whose answer it no
 // longer wants (terminate), so nothing here needs to stop early.
 
+importScripts('gpu.js');
+
 let lib = null;
 let ready = null;
 
@@ -34,9 +36,22 @@ const ops = {
     const seconds = plan.cost / rate;
     return { ...plan, seconds, human: call('web_human_duration', seconds) };
   },
-  count({ board }) {
+  // The board's completions: {count, gpu, adapter | why, missing}. With
+  // `gpu` (the page asks for the empty board only) on the GPU where there
+  // is one, else, or where it fails, on the CPU, saying why.
+  async count({ board, n, gpu: wanted }) {
+    if (wanted) {
+      try {
+        return { ...(await gpu.count(lib, call, n)), gpu: true };
+      } catch (e) {
+        const missing = e instanceof gpu.Missing;
+        const why = missing ? e.message : `the GPU failed: ${e.message}`;
+        put(board);
+        return { count: JSON.parse(call('web_count')).count, gpu: false, why, missing };
+      }
+    }
     put(board);
-    return JSON.parse(call('web_count')).count;
+    return { count: JSON.parse(call('web_count')).count, gpu: false };
   },
   first({ board }) {
     put(board);
@@ -57,7 +72,7 @@ self.onmessage = async ({ data }) => {
   try {
     await ready;
     const started = performance.now();
-    const value = ops[data.op](data);
+    const value = await ops[data.op](data);
     self.postMessage({ id: data.id, ok: true, value, ms: performance.now() - started });
   } catch (e) {
     self.postMessage({ id: data.id, ok: false, error: String(e.message || e) });

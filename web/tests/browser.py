@@ -24,6 +24,10 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 WEB = Path(__file__).resolve().parent.parent
 
+# What gives headless Chromium on Linux a WebGPU adapter: the flag alone
+# (Chromium 156 answers with SwiftShader, its Vulkan on the CPU).
+WEBGPU_FLAGS = ("--enable-unsafe-webgpu",)
+
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002
@@ -58,9 +62,14 @@ def _find(names: list[str], variable: str) -> str:
 
 
 @contextlib.contextmanager
-def chromium(width: int = 1200, height: int = 900, phone: bool = False) -> Iterator[WebDriver]:
+def chromium(
+    width: int = 1200, height: int = 900, phone: bool = False, webgpu: bool = False
+) -> Iterator[WebDriver]:
     """Headless Chromium with a window of width x height CSS pixels, or
-    with a phone's screen of that size (a window is at least 500 wide)."""
+    with a phone's screen of that size (a window is at least 500 wide).
+    Without `webgpu` it has navigator.gpu but no adapter (Linux's WebGPU
+    is behind a flag); with it, SwiftShader (Vulkan on the CPU, shipped
+    with Chromium) is its adapter."""
     options = webdriver.ChromeOptions()
     if phone:
         metrics = {"width": width, "height": height, "pixelRatio": 1, "mobile": True, "touch": True}
@@ -74,6 +83,7 @@ def chromium(width: int = 1200, height: int = 900, phone: bool = False) -> Itera
         "--hide-scrollbars",
         f"--window-size={width},{height}",
         "--force-device-scale-factor=1",
+        *(WEBGPU_FLAGS if webgpu else ()),
     ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

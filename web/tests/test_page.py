@@ -1,7 +1,9 @@
 """The web page (web/), driven in headless Chromium as a person would use
 it, and checked against the command line: the attack counts it shows, the
 completions it counts, the completion it shows, the search it runs and the
-solutions it lists (issue 37).
+solutions it lists (issue 37); the empty board counted on the GPU through
+WebGPU where the browser has an adapter, and on the CPU where it has none
+(issue 51).
 
 Needs web/queens.wasm (web/build.sh), chromium and chromium-driver, and
 the `queens` binary: $QUEENS, else target/debug/queens. The screenshots go
@@ -26,6 +28,10 @@ from browser import Page, chromium, serve
 ROOT = Path(__file__).resolve().parents[2]
 QUEENS = os.environ.get("QUEENS") or str(ROOT / "target" / "debug" / "queens")
 ARTEFACTS = Path(os.environ.get("QUEENS_ARTEFACTS") or ROOT / "target" / "ci-artefacts" / "web")
+
+# OEIS A000170 (https://oeis.org/A000170), n = 0 to 13: the solutions of
+# the empty n-board.
+A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712]
 
 
 def queens(*args: str) -> str:
@@ -72,6 +78,14 @@ def url():
 @pytest.fixture(scope="module")
 def driver():
     with chromium() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def gpu_driver():
+    """A browser whose WebGPU has an adapter (SwiftShader): where it has
+    none, the GPU tests fail rather than skip."""
+    with chromium(webgpu=True) as driver:
         yield driver
 
 
@@ -260,3 +274,50 @@ def test_screenshots_are_not_blank(url):
         assert (width, scroll) == (390, 390)
         board = driver.execute_script("return document.getElementById('board').getBoundingClientRect().right")
         assert board <= width
+
+
+def where(page: Page) -> tuple[str, str]:
+    """Where the page says the last count ran: ("gpu" | "cpu", its words)."""
+    out = page.el("#count-where")
+    return out.get_attribute("data-where"), out.text
+
+
+def test_the_empty_boards_count_on_the_gpu(gpu_driver, url):
+    # Issue 51, item 4: the portable executor's kernel, run by the page
+    # through WebGPU; the module checks each total against A000170 and the
+    # page counts on the CPU, saying so, where the GPU's is wrong. On
+    # SwiftShader n = 12 and 13 take two rounds (gpu.js): the walks paused
+    # by the first are resumed.
+    page = Page(gpu_driver, url)
+    for n in range(4, 14):
+        page.size(n)
+        state, count = page.wait_for_count()
+        ran, words = where(page)
+        assert ran == "gpu", f"n = {n}: {words}"
+        assert (state, int(count)) == ("done", A000170[n]), f"n = {n}"
+        assert words.startswith("Counted on the GPU (") and words.endswith(", through WebGPU).")
+    # A position is not a whole-board plan: the CPU counts it.
+    page.place([(0, 1)], [(5, 5)])
+    state, count = page.wait_for_count()
+    assert (state, int(count)) == ("done", cli_count(13, [(0, 1)], [(5, 5)]))
+    assert where(page) == ("cpu", "Counted on the CPU (the GPU counts the empty board only).")
+    assert page.console_errors() == []
+
+
+def test_without_an_adapter_the_page_counts_on_the_cpu(page):
+    # Headless Chromium on Linux without the WebGPU flag has navigator.gpu
+    # but no adapter.
+    page.size(10)
+    assert page.wait_for_count() == ("done", str(A000170[10]))
+    assert where(page) == ("cpu", "Counted on the CPU (WebGPU is here but found no adapter).")
+
+
+def test_asked_not_to_the_page_counts_on_the_cpu(gpu_driver, url):
+    page = Page(gpu_driver, url + "?gpu=off")
+    page.size(9)
+    assert page.wait_for_count() == ("done", str(A000170[9]))
+    assert where(page) == (
+        "cpu",
+        "Counted on the CPU (the page was asked not to use it: ?gpu=off).",
+    )
+    assert page.console_errors() == []

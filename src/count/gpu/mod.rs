@@ -60,7 +60,7 @@ use crate::count::options::GpuBackend;
 #[cfg(any(feature = "cuda", feature = "wgpu"))]
 pub(crate) use self::batch::Gpu;
 pub(crate) use self::cut::roots;
-pub use self::reference::count_with_kernel;
+pub use self::reference::{KernelTasks, count_with_kernel};
 #[cfg(not(any(feature = "cuda", feature = "wgpu")))]
 pub(crate) use self::stub::Gpu;
 #[cfg(not(any(feature = "cuda", feature = "wgpu")))]

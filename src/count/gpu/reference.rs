@@ -5,12 +5,105 @@
 
 #[cfg(test)]
 use super::MIN_GPU_N;
-use super::cut::{Tasks, max_depth, roots};
+use super::cut::{Root, Tasks, max_depth, roots};
 use super::refuse;
 use crate::Error;
 use crate::count::plan::Plan;
+use crate::cpu::Features;
 #[cfg(test)]
 use crate::kernel::{MAX_N, Masks, lowest_bit};
+
+/// Units of a plan cut into tasks for a kernel that runs elsewhere (the
+/// web page's WebGPU, which answers asynchronously, or a test's stand-in):
+/// the words and tables a launch uploads, laid out as the kernels read
+/// them (`kernel.cu`, `kernel.wgsl`), and the units' totals once the
+/// kernel has counted each task. Hidden, like [`count_with_kernel`],
+/// which it is the two halves of.
+#[doc(hidden)]
+pub struct KernelTasks {
+    n: u32,
+    roots: Vec<Root>,
+    tasks: Tasks,
+    features: Features,
+}
+
+impl KernelTasks {
+    /// Cuts units `ids` of `plan` the way the GPU executor does, `depth`
+    /// rows deep (clamped to `1..=n - 2`).
+    ///
+    /// # Errors
+    /// As [`refuse`]; [`Error::Unit`] or [`Error::DuplicateUnit`] for a bad
+    /// unit list.
+    pub fn cut(plan: &Plan, ids: &[u32], depth: u32) -> Result<Self, Error> {
+        refuse(plan)?;
+        plan.check_ids(ids)?;
+        let n = plan.n();
+        let roots = roots(plan, ids);
+        let tasks = Tasks::build(n, depth.clamp(1, max_depth(n)), &roots);
+        Ok(Self {
+            n,
+            roots,
+            tasks,
+            features: plan.features(),
+        })
+    }
+
+    /// The tasks' words: [`width`](Self::width) a task.
+    #[must_use]
+    pub fn words(&self) -> &[u32] {
+        &self.tasks.words
+    }
+
+    /// The units' tables of allowed columns, `n` words each; empty for
+    /// the mirror plan's units, whose rows allow every column.
+    #[must_use]
+    pub fn tables(&self) -> &[u32] {
+        &self.tasks.tables
+    }
+
+    /// Words a task: 4 where a task names its unit's table, else 3.
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.tasks.width()
+    }
+
+    /// The rows every task fixes (a kernel's stack holds `n - 1 - depth`
+    /// frames).
+    #[must_use]
+    pub fn depth(&self) -> u32 {
+        self.tasks.depth
+    }
+
+    /// How many tasks there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Whether there are no tasks (every unit counted on the host).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Each unit's contribution, in the order of the ids cut, given one
+    /// count per task.
+    ///
+    /// # Errors
+    /// [`Error::Gpu`] when `counts` is not one a task.
+    pub fn totals(&self, counts: &[u64]) -> Result<Vec<u128>, Error> {
+        if counts.len() != self.len() {
+            return Err(Error::gpu(format!(
+                "the kernel counted {} tasks of {}",
+                counts.len(),
+                self.len()
+            )));
+        }
+        Ok(self
+            .tasks
+            .totals(self.n, &self.roots, counts, self.features))
+    }
+}
 
 /// Counts units `ids` of `plan` the way the GPU executor does, cut `depth`
 /// rows deep (clamped to `1..=n - 2`), with `kernel` in the GPU's place:
@@ -23,6 +116,9 @@ use crate::kernel::{MAX_N, Masks, lowest_bit};
 /// # Errors
 /// As [`refuse`]; [`Error::Unit`] or [`Error::DuplicateUnit`] for a bad
 /// unit list.
+///
+/// # Panics
+/// When `kernel` does not return one count a task.
 #[doc(hidden)]
 pub fn count_with_kernel(
     plan: &Plan,
@@ -30,14 +126,10 @@ pub fn count_with_kernel(
     depth: u32,
     kernel: impl FnOnce(&[u32], &[u32]) -> Vec<u64>,
 ) -> Result<Vec<u128>, Error> {
-    refuse(plan)?;
-    plan.check_ids(ids)?;
-    let n = plan.n();
-    let roots = roots(plan, ids);
-    let tasks = Tasks::build(n, depth.clamp(1, max_depth(n)), &roots);
-    let counts = kernel(&tasks.words, &tasks.tables);
-    assert_eq!(counts.len(), tasks.len(), "the kernel counts every task");
-    Ok(tasks.totals(n, &roots, &counts, plan.features()))
+    let cut = KernelTasks::cut(plan, ids, depth)?;
+    let counts = kernel(cut.words(), cut.tables());
+    assert_eq!(counts.len(), cut.len(), "the kernel counts every task");
+    cut.totals(&counts)
 }
 
 /// Counts the completions of one task of an `n`-board whose first `depth`

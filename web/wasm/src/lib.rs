@@ -20,6 +20,12 @@
 //! `wasm32-unknown-unknown` has no threads for rayon to start. It never
 //! reads a clock (`std::time::Instant` panics there); the page times
 //! what it asks for.
+//!
+//! The empty board can count on the page's GPU instead, where the browser
+//! has WebGPU: the module cuts the work into the GPU executor's tasks and
+//! totals their counts, the page runs the kernel ([`gpu`]).
+
+pub mod gpu;
 
 use std::fmt::Write as _;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -153,7 +159,7 @@ fn push_board(json: &mut String, cols: &[u32]) {
 static INPUT: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 static OUTPUT: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
-fn lock(buffer: &Mutex<Vec<u8>>) -> MutexGuard<'_, Vec<u8>> {
+fn lock<T>(buffer: &Mutex<T>) -> MutexGuard<'_, T> {
     buffer.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
@@ -227,6 +233,23 @@ pub extern "C" fn web_first_completion() -> u32 {
 #[unsafe(no_mangle)]
 pub extern "C" fn web_classes(n: u32) -> u32 {
     answer(classes(n))
+}
+
+/// Cuts the empty `n`-board into the GPU's tasks ([`gpu::tasks`]): where
+/// they lie in the module's memory, and where the page writes their
+/// counts.
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "C" fn web_gpu_tasks(n: u32) -> u32 {
+    answer(gpu::tasks(n))
+}
+
+/// The total of the counts the page wrote for the last tasks cut
+/// ([`gpu::total`]), checked against OEIS A000170.
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+pub extern "C" fn web_gpu_total() -> u32 {
+    answer(gpu::total())
 }
 
 /// `seconds` for people, as the command line writes durations
