@@ -107,15 +107,6 @@ impl GpuBackend {
             Self::Dx12 => "dx12",
         }
     }
-
-    /// Whether this backend is the portable executor's.
-    #[must_use]
-    pub fn is_portable(self) -> bool {
-        matches!(
-            self,
-            Self::Portable | Self::Vulkan | Self::Metal | Self::Dx12
-        )
-    }
 }
 
 impl GpuOptions {
