@@ -105,15 +105,7 @@ impl Device {
         let threads_per_sm =
             attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?;
 
-        let block = match options.block {
-            None => BLOCK,
-            Some(b) if GpuOptions::block_fits(b) => b,
-            Some(b) => {
-                return Err(Error::gpu(format!(
-                    "a GPU block of {b} threads: expected a multiple of 32 from 32 to 1024"
-                )));
-            }
-        };
+        let block = super::block_size(options, BLOCK)?;
         let stride = (!options.dynamic_stride).then_some(block);
         let ptx = compile((major, minor), stride)?;
         let module = ctx

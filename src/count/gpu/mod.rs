@@ -109,6 +109,22 @@ pub(crate) fn refuse(plan: &Plan) -> Result<(), Error> {
     Ok(())
 }
 
+/// The threads a block (CUDA) or invocations a workgroup (the portable
+/// executor) that `options` ask for, else `default`.
+///
+/// # Errors
+/// [`Error::Gpu`] for a size that is not a multiple of 32 from 32 to 1024.
+#[cfg(any(feature = "cuda", feature = "wgpu"))]
+fn block_size(options: &crate::count::options::GpuOptions, default: u32) -> Result<u32, Error> {
+    match options.block {
+        None => Ok(default),
+        Some(b) if crate::count::options::GpuOptions::block_fits(b) => Ok(b),
+        Some(b) => Err(Error::gpu(format!(
+            "a GPU block of {b} threads: expected a multiple of 32 from 32 to 1024"
+        ))),
+    }
+}
+
 /// Whether this build has a GPU executor (the `cuda` or `wgpu` feature;
 /// `gpu` is both), whatever the machine: [`find_gpu`] says whether it has
 /// a GPU for it.

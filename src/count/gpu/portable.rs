@@ -152,15 +152,7 @@ impl Device {
     /// # Errors
     /// A one-line reason: no adapter, or it would not open.
     pub fn open(options: &GpuOptions) -> Result<Self, Error> {
-        let workgroup = match options.block {
-            None => WORKGROUP,
-            Some(b) if GpuOptions::block_fits(b) => b,
-            Some(b) => {
-                return Err(Error::gpu(format!(
-                    "a GPU block of {b} threads: expected a multiple of 32 from 32 to 1024"
-                )));
-            }
-        };
+        let workgroup = super::block_size(options, WORKGROUP)?;
         let adapter = adapter(options.backend)?;
         let limits = adapter.limits();
         let steps = if adapter.get_info().device_type == wgpu::DeviceType::Cpu {
