@@ -9,10 +9,13 @@
 //! the caller's executor. Within each stratum the time a unit takes is
 //! projected from its cost by the ratio of the sampled units' times to
 //! their costs (a *separate ratio estimator*), and the strata are added;
-//! the interval is the estimator's 95% normal interval, the time already
-//! spent on the sample being its floor. The same estimator projects the
-//! number of solutions, a check on the sample against A000170. A sample
-//! of every unit projects exactly the count. [`project`] is that
+//! the interval is Student's t with the sample's own degrees of freedom,
+//! the time already spent on the sample being its floor (the statistics
+//! are in [`ratio`]). The same estimator projects the number of
+//! solutions: where A000170 knows the total, how far the sample's
+//! projection of it is off says how representative the sample is, and
+//! corrects the projected time by regression on it (a control variate).
+//! A sample of every unit projects exactly the count. [`project`] is that
 //! projection on its own, from whatever units were counted: `count`'s
 //! warning of a long count feeds it the count's first units, so that the
 //! warning and `queens estimate` cannot disagree by method.
@@ -29,6 +32,8 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use crate::{Error, Observer, Plan, Runner, UnitDone};
+
+mod ratio;
 
 /// How many strata a plan's units are cut into (fewer when it has fewer
 /// units).
@@ -71,12 +76,29 @@ pub struct Estimate {
     pub unit_seconds: f64,
     /// Projected wall seconds of the whole count on this executor.
     pub seconds: f64,
-    /// The 95% interval of [`seconds`](Self::seconds).
+    /// The 95% interval of [`seconds`](Self::seconds): Student's t, with
+    /// [`degrees_of_freedom`](Self::degrees_of_freedom).
     pub seconds_interval: (f64, f64),
+    /// The degrees of freedom of the seconds' interval (Satterthwaite's,
+    /// from the strata's spreads; infinite when every unit was counted).
+    pub degrees_of_freedom: f64,
+    /// The seconds projected from the sample's times alone, without the
+    /// correction by the known total (the same as
+    /// [`seconds`](Self::seconds) where none is known).
+    pub uncorrected_seconds: f64,
+    /// The 95% interval of [`uncorrected_seconds`](Self::uncorrected_seconds).
+    pub uncorrected_seconds_interval: (f64, f64),
     /// Projected solutions of the whole board.
     pub solutions: f64,
     /// The 95% interval of [`solutions`](Self::solutions).
     pub solutions_interval: (f64, f64),
+    /// The standard error of [`solutions`](Self::solutions): how far the
+    /// projection is from [`known_solutions`](Self::known_solutions) is
+    /// best read in these.
+    pub solutions_error: f64,
+    /// A000170's value for the board, where it has one and no queen is
+    /// given: the control variate that corrected the seconds.
+    pub known_solutions: Option<u128>,
 }
 
 /// What [`estimate`] reports before it counts the smallest sample it can
@@ -221,9 +243,13 @@ impl Sampling<'_, '_> {
         let (probe, rest) = smallest.split_at(threads.min(smallest.len()));
         let units = smallest.len();
         let warned = self.probe(probe, rest, units, overrun)?;
-        let rate = self.recorder.rate();
-        let projected = self.started.elapsed().as_secs_f64() + wall(plan, rest, rate, threads);
-        if projected > budget && !warned {
+        // Units of no cost say nothing of the others' time: no warning.
+        let projected = (self.recorder.rate())
+            .map(|rate| self.started.elapsed().as_secs_f64() + wall(plan, rest, rate, threads));
+        if let Some(projected) = projected
+            && projected > budget
+            && !warned
+        {
             overrun(Overrun {
                 budget,
                 projected,
@@ -280,7 +306,9 @@ impl Sampling<'_, '_> {
         let mut next: Vec<usize> = self.strata.iter().map(|s| s.len().min(2)).collect();
         loop {
             let left = self.budget - self.started.elapsed().as_secs_f64();
-            let rate = self.recorder.rate();
+            // No unit of any cost counted yet (every unit of the smallest
+            // sample of cost 0): one unit at a time.
+            let rate = self.recorder.rate().unwrap_or(f64::INFINITY);
             let ids = draw(self.plan, self.strata, &mut next, rate, self.threads, left);
             if ids.is_empty() {
                 return Ok(());
@@ -301,8 +329,12 @@ impl Estimate {
         sample_seconds: f64,
     ) -> Self {
         let all: Vec<u32> = (0..plan.len() as u32).collect();
-        let projected = project(plan, &all, done, threads);
+        // The whole board's total, where A000170 has it, is what the
+        // sample's units add up to: the control variate.
+        let known = crate::known::total(plan.n()).filter(|_| plan.problem().is_none());
+        let projected = projection(plan, &all, &counted(done), threads, known);
         let unit_seconds = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
+        let prepared = |(low, high): (f64, f64)| (prepare_seconds + low, prepare_seconds + high);
         Self {
             seed,
             units: plan.len(),
@@ -312,12 +344,14 @@ impl Estimate {
             sample_seconds,
             unit_seconds,
             seconds: prepare_seconds + projected.seconds,
-            seconds_interval: (
-                prepare_seconds + projected.seconds_interval.0,
-                prepare_seconds + projected.seconds_interval.1,
-            ),
+            seconds_interval: prepared(projected.seconds_interval),
+            degrees_of_freedom: projected.degrees_of_freedom,
+            uncorrected_seconds: prepare_seconds + projected.uncorrected_seconds,
+            uncorrected_seconds_interval: prepared(projected.uncorrected_seconds_interval),
             solutions: projected.solutions,
             solutions_interval: projected.solutions_interval,
+            solutions_error: projected.solutions_error,
+            known_solutions: projected.known_solutions,
         }
     }
 }
@@ -334,10 +368,24 @@ pub struct Projection {
     /// The 95% interval of [`seconds`](Self::seconds); its floor is the
     /// time the units counted took.
     pub seconds_interval: (f64, f64),
+    /// The degrees of freedom of that interval's Student's t (infinite
+    /// when every unit was counted).
+    pub degrees_of_freedom: f64,
+    /// The seconds projected without the control variate (the same as
+    /// [`seconds`](Self::seconds) where no total is known).
+    pub uncorrected_seconds: f64,
+    /// The 95% interval of [`uncorrected_seconds`](Self::uncorrected_seconds).
+    pub uncorrected_seconds_interval: (f64, f64),
     /// Projected solutions of the units.
     pub solutions: f64,
     /// The 95% interval of [`solutions`](Self::solutions).
     pub solutions_interval: (f64, f64),
+    /// The standard error of [`solutions`](Self::solutions).
+    pub solutions_error: f64,
+    /// The units' total of solutions where it is known (A000170, for every
+    /// unit of the whole board): the seconds were corrected by how far the
+    /// sample's projection of it is from it.
+    pub known_solutions: Option<u128>,
     /// The share of the units' estimated cost counted, in `[0, 1]`.
     pub cost_share: f64,
 }
@@ -350,18 +398,36 @@ pub struct Projection {
 /// The units are cut into ten strata of about equal cost; within
 /// each, a unit's time and solutions are projected from its cost by the
 /// ratio its stratum's counted units show (the separate ratio
-/// estimator), and the strata are added. A stratum none of whose units is
-/// counted (a count's first units are its biggest) takes the ratio of
-/// every unit counted, and the widest interval. Cheap: a sort of `units`.
+/// estimator), and the strata are added; the intervals are Student's t.
+/// A stratum none of whose units is counted (a count's first units are
+/// its biggest) takes the ratio of every unit counted, and the widest
+/// interval. No total is known for a part of a plan: the seconds are not
+/// corrected by one. Cheap: a sort of `units`.
 #[must_use]
 pub fn project(plan: &Plan, units: &[u32], done: &[UnitDone], threads: usize) -> Projection {
-    let strata = cut(plan, units);
-    let counted: HashMap<u32, (f64, f64)> = done
-        .iter()
+    projection(plan, units, &counted(done), threads, None)
+}
+
+/// Each counted unit's seconds and solutions, by id.
+fn counted(done: &[UnitDone]) -> HashMap<u32, (f64, f64)> {
+    done.iter()
         .map(|d| (d.id, (d.elapsed.as_secs_f64(), d.solutions as f64)))
-        .collect();
-    let time = ratio_estimate(plan, &strata, &counted, |(t, _)| t);
-    let found = ratio_estimate(plan, &strata, &counted, |(_, s)| s);
+        .collect()
+}
+
+/// [`project`], the seconds corrected by the solutions' total where it is
+/// `known` (every unit of a plan of the whole board).
+fn projection(
+    plan: &Plan,
+    units: &[u32],
+    counted: &HashMap<u32, (f64, f64)>,
+    threads: usize,
+    known: Option<u128>,
+) -> Projection {
+    let strata = sampled(plan, &cut(plan, units), counted);
+    let plain = ratio::ratio(&strata, |u| u.value);
+    let found = ratio::ratio(&strata, |u| u.control);
+    let time = known.map_or(plain, |k| ratio::controlled(&strata, k as f64));
     let (mut spent, mut sampled_cost, mut total_cost) = (0.0, 0.0, 0.0);
     for &id in units {
         let cost = plan.cost_of(id) as f64;
@@ -372,17 +438,25 @@ pub fn project(plan: &Plan, units: &[u32], done: &[UnitDone], threads: usize) ->
         }
     }
     let wall = |x: f64| x / threads.max(1) as f64;
+    let interval = |t: ratio::Total| {
+        (
+            wall((t.value - t.margin).max(spent)),
+            wall(t.value + t.margin),
+        )
+    };
     Projection {
         seconds: wall(time.value),
-        seconds_interval: (
-            wall((time.value - time.margin).max(spent)),
-            wall(time.value + time.margin),
-        ),
+        seconds_interval: interval(time),
+        degrees_of_freedom: time.degrees,
+        uncorrected_seconds: wall(plain.value),
+        uncorrected_seconds_interval: interval(plain),
         solutions: found.value,
         solutions_interval: (
             (found.value - found.margin).max(0.0),
             found.value + found.margin,
         ),
+        solutions_error: found.error,
+        known_solutions: known,
         cost_share: if total_cost > 0.0 {
             sampled_cost / total_cost
         } else {
@@ -473,66 +547,30 @@ fn wall(plan: &Plan, ids: &[u32], rate: f64, threads: usize) -> f64 {
     rate * (sum / threads as f64).max(most)
 }
 
-/// A projected total and the half-width of its 95% interval.
-struct Total {
-    value: f64,
-    margin: f64,
-}
-
-/// The separate ratio estimator of a per-unit quantity (`of` picks it from
-/// a counted unit's time and solutions): in each stratum, its counted
-/// units' ratio of the quantity to cost, times the stratum's cost; the
-/// variance is the usual one of that estimator, with the finite
-/// population correction (none left when every unit is counted). A
-/// stratum with no unit counted takes the ratio over every unit counted.
-fn ratio_estimate(
+/// The units of `strata` as the estimator sees them: each stratum's size
+/// and cost, and its counted units' cost, seconds and solutions.
+fn sampled(
     plan: &Plan,
     strata: &[Vec<u32>],
     counted: &HashMap<u32, (f64, f64)>,
-    of: impl Fn((f64, f64)) -> f64,
-) -> Total {
+) -> Vec<ratio::Stratum> {
     let cost = |id: u32| plan.cost_of(id) as f64;
-    let ratio_of = |sample: &[(f64, f64)]| {
-        let (c, y) = (sample.iter()).fold((0.0, 0.0), |(c, y), &(ci, yi)| (c + ci, y + yi));
-        if c > 0.0 { y / c } else { 0.0 }
-    };
-    let samples: Vec<Vec<(f64, f64)>> = strata
+    strata
         .iter()
-        .map(|stratum| {
-            (stratum.iter())
-                .filter_map(|&id| counted.get(&id).map(|&c| (cost(id), of(c))))
-                .collect()
+        .map(|stratum| ratio::Stratum {
+            size: stratum.len(),
+            cost: stratum.iter().map(|&id| cost(id)).sum(),
+            sample: (stratum.iter())
+                .filter_map(|&id| {
+                    counted.get(&id).map(|&(value, control)| ratio::Unit {
+                        cost: cost(id),
+                        value,
+                        control,
+                    })
+                })
+                .collect(),
         })
-        .collect();
-    let pooled = ratio_of(&samples.concat());
-    let (mut value, mut variance) = (0.0, 0.0);
-    for (stratum, sample) in strata.iter().zip(&samples) {
-        let size = stratum.len() as f64;
-        let k = sample.len() as f64;
-        let stratum_cost: f64 = stratum.iter().map(|&id| cost(id)).sum();
-        let ratio = if sample.is_empty() {
-            pooled
-        } else {
-            ratio_of(sample)
-        };
-        value += ratio * stratum_cost;
-        if k > 1.0 {
-            let spread: f64 = sample
-                .iter()
-                .map(|&(c, y)| (y - ratio * c).powi(2))
-                .sum::<f64>()
-                / (k - 1.0);
-            variance += size * size * (1.0 - k / size) * spread / k;
-        } else if k < size {
-            // One unit, or none, says nothing of the spread: assume the
-            // worst of a unit as far off as the estimate itself.
-            variance += (ratio * stratum_cost).powi(2);
-        }
-    }
-    Total {
-        value,
-        margin: 1.96 * variance.max(0.0).sqrt(),
-    }
+        .collect()
 }
 
 /// Keeps what the units of the sample report.
@@ -542,13 +580,17 @@ struct Recorder {
 }
 
 impl Recorder {
-    /// Seconds a unit of cost has taken so far, over every unit counted.
-    fn rate(&self) -> f64 {
+    /// Seconds a unit of cost has taken so far, over every unit counted;
+    /// `None` while they have no cost between them. An odd board's join
+    /// has units of cost 0 (n = 19: 24,310 of 231,073) that still take a
+    /// fraction of a millisecond: their time over a cost of 1 projected
+    /// the smallest sample of n = 19 at 19 days (it takes 0.1 s).
+    fn rate(&self) -> Option<f64> {
         let done = self.done.lock().expect("no thread panicked holding it");
         let (seconds, cost) = done.iter().fold((0.0, 0.0), |(s, c), d| {
             (s + d.elapsed.as_secs_f64(), c + d.cost as f64)
         });
-        seconds / cost.max(1.0)
+        (cost > 0.0).then(|| seconds / cost)
     }
 }
 
@@ -698,6 +740,27 @@ mod tests {
         let of_half = project(&p, half, &done, 1);
         let half_cost: f64 = half.iter().map(|&id| p.cost_of(id) as f64).sum();
         assert!((of_half.seconds - half_cost * 1e-6).abs() < 1e-9 * total_cost);
+    }
+
+    #[test]
+    fn units_of_no_cost_have_no_rate() {
+        // See: the rate of units of cost 0 (an odd board's join has them)
+        // projected n = 19's smallest sample, 0.1 s, at 19 days.
+        let p = plan(15, Engine::Join);
+        assert!((0..p.len() as u32).any(|id| p.cost_of(id) == 0));
+        let recorder = Recorder::default();
+        let unit = |cost, ms| UnitDone {
+            id: 0,
+            solutions: 0,
+            cost,
+            elapsed: Duration::from_millis(ms),
+        };
+        assert_eq!(recorder.rate(), None);
+        recorder.unit_done(&unit(0, 3));
+        recorder.unit_done(&unit(0, 2));
+        assert_eq!(recorder.rate(), None);
+        recorder.unit_done(&unit(1000, 5));
+        assert_eq!(recorder.rate(), Some(0.010 / 1000.0));
     }
 
     #[test]

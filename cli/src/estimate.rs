@@ -9,7 +9,7 @@ use std::num::NonZeroUsize;
 use std::time::Instant;
 
 use queens::bench::stats;
-use queens::{Config, Engine, Executor, MAX_N, Overrun, Plan, Runner, Sample, Shape, human, known};
+use queens::{Config, Engine, Executor, MAX_N, Overrun, Plan, Runner, Sample, Shape, human};
 use serde::Serialize;
 
 use super::EXIT_USAGE;
@@ -121,14 +121,27 @@ struct EstimateRecord {
     /// Projected wall seconds of `count N` with this engine and threads:
     /// the plan, its tables and its units.
     projected_secs: f64,
-    /// The 95% interval of `projected_secs`.
+    /// The 95% interval of `projected_secs` (Student's t).
     low_secs: f64,
     high_secs: f64,
+    /// The degrees of freedom of that interval; null when every unit was
+    /// counted.
+    degrees_of_freedom: Option<f64>,
+    /// The projection from the sample's times alone, before the
+    /// correction by the known total (`known`); the same as
+    /// `projected_secs` where there is none.
+    uncorrected_secs: f64,
+    /// The 95% interval of `uncorrected_secs`.
+    uncorrected_low_secs: f64,
+    uncorrected_high_secs: f64,
     /// Projected number of solutions.
     projected_solutions: f64,
     /// The 95% interval of `projected_solutions`.
     low_solutions: f64,
     high_solutions: f64,
+    /// How far `projected_solutions` is from `known`, in its standard
+    /// errors (null where there is no known value or no error left).
+    solutions_deviation: Option<f64>,
     /// The process's CPU time while the tables were built and the sample
     /// counted, over their wall time and the sample's unit-seconds (each
     /// unit's time on its thread); null on the GPU. About 1 on a quiet
@@ -179,8 +192,10 @@ impl Human for EstimateRecord {
         let check = match self.known {
             Some(0) => "A000170: 0".to_owned(),
             Some(known) => format!(
-                "A000170: {known}, ratio {:.3}",
-                self.projected_solutions / known as f64
+                "A000170: {known}, ratio {:.3}{}",
+                self.projected_solutions / known as f64,
+                self.solutions_deviation
+                    .map_or_else(String::new, |d| format!(", {d:+.1} standard errors"))
             ),
             None if self.problem.is_some() => "completions: no OEIS value".to_owned(),
             None => "A000170 has no value for this n".to_owned(),
@@ -189,7 +204,19 @@ impl Human for EstimateRecord {
             out,
             "projected total  {:.3e} solutions ({check})",
             self.projected_solutions
-        )
+        )?;
+        // The correction is the sample's own: say what it was moved from,
+        // so that a reader sees how much the known total did.
+        if self.known.is_some_and(|k| k > 0) && self.degrees_of_freedom.is_some() {
+            writeln!(
+                out,
+                "corrected by the known total; by the sample's times alone {} (95% interval {} to {})",
+                human::duration(self.uncorrected_secs),
+                human::duration(self.uncorrected_low_secs),
+                human::duration(self.uncorrected_high_secs),
+            )?;
+        }
+        Ok(())
     }
 
     /// The projected seconds alone.
@@ -319,11 +346,19 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         projected_secs: plan_seconds + e.seconds,
         low_secs: plan_seconds + e.seconds_interval.0,
         high_secs: plan_seconds + e.seconds_interval.1,
+        degrees_of_freedom: Some(e.degrees_of_freedom).filter(|d| d.is_finite()),
+        uncorrected_secs: plan_seconds + e.uncorrected_seconds,
+        uncorrected_low_secs: plan_seconds + e.uncorrected_seconds_interval.0,
+        uncorrected_high_secs: plan_seconds + e.uncorrected_seconds_interval.1,
         projected_solutions: e.solutions,
         low_solutions: e.solutions_interval.0,
         high_solutions: e.solutions_interval.1,
+        solutions_deviation: e
+            .known_solutions
+            .filter(|_| e.solutions_error > 0.0)
+            .map(|k| (e.solutions - k as f64) / e.solutions_error),
         cpu_share,
-        known: known::total(n).filter(|_| problem.is_none()),
+        known: e.known_solutions,
         problem: plan.problem().map(queens::Problem::to_line),
         split_depth: plan.split_depth(),
     };
