@@ -465,6 +465,71 @@ fn projection(
     }
 }
 
+/// A projected total of some quantity over a plan's units and its 95%
+/// interval, from a sample: see [`project_sample`].
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleTotal {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+    /// Its standard error.
+    pub error: f64,
+    /// The degrees of freedom of the interval's Student's t.
+    pub degrees: f64,
+}
+
+/// What [`project_sample`] projects.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleProjection {
+    /// The values' total, corrected by the controls' where it is known.
+    pub value: SampleTotal,
+    /// The values' total from their ratio to cost alone.
+    pub uncorrected: SampleTotal,
+    /// The controls' total.
+    pub control: SampleTotal,
+}
+
+/// The estimator of [`estimate`] on its own, for benches that measure
+/// their units their own way (CPU time, a unit alone on a fresh scratch):
+/// `counted` holds each counted unit's id, value (seconds) and control
+/// (solutions), `known` the controls' total where it is known. The
+/// plan's units are cut into strata as [`estimate_strata`] cuts them.
+#[doc(hidden)]
+#[must_use]
+pub fn project_sample(
+    plan: &Plan,
+    counted: &[(u32, f64, f64)],
+    known: Option<u128>,
+) -> SampleProjection {
+    let all: Vec<u32> = (0..plan.len() as u32).collect();
+    let counted: HashMap<u32, (f64, f64)> = counted.iter().map(|&(id, v, c)| (id, (v, c))).collect();
+    let strata = sampled(plan, &cut(plan, &all), &counted);
+    let plain = ratio::ratio(&strata, |u| u.value);
+    let total = |t: ratio::Total| SampleTotal {
+        value: t.value,
+        low: t.value - t.margin,
+        high: t.value + t.margin,
+        error: t.error,
+        degrees: t.degrees,
+    };
+    SampleProjection {
+        value: total(known.map_or(plain, |k| ratio::controlled(&strata, k as f64))),
+        uncorrected: total(plain),
+        control: total(ratio::ratio(&strata, |u| u.control)),
+    }
+}
+
+/// The strata [`estimate`] draws its sample from, cheapest first, each
+/// shuffled by `seed`: a sample of `k` units a stratum is the first `k`
+/// of each.
+#[doc(hidden)]
+#[must_use]
+pub fn estimate_strata(plan: &Plan, seed: u64) -> Vec<Vec<u32>> {
+    strata(plan, seed)
+}
+
 /// The plan's ids cut into strata of about equal total cost, cheapest
 /// first, each shuffled by `seed`.
 fn strata(plan: &Plan, seed: u64) -> Vec<Vec<u32>> {

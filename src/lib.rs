@@ -135,6 +135,7 @@ pub mod internals {
     pub use crate::count::join::matcher::{SlicedMatcher, count_naive, count_portable, query};
     pub use crate::count::join::sieve::Tally as JoinTally;
     pub use crate::count::plan::{join_stage_plan, join_unit_tally};
+    pub use crate::estimate::{SampleProjection, SampleTotal, estimate_strata, project_sample};
     pub use crate::kernel::{Masks, count_completions, count_completions_portable};
 }
 

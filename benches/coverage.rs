@@ -1,0 +1,196 @@
+//! How often the 95% intervals of `queens estimate` hold the truth, where
+//! the truth is known (issue 50).
+//!
+//! `cargo bench --bench coverage -- time N [tries=40] [per=K] [seed=S]`
+//! counts every unit of `count N`'s plan, each unit's CPU time measured on
+//! its thread, so that the truth is the whole count's CPU time; then
+//! `tries` times draws a sample of `per` units a stratum as `estimate`
+//! draws it (seeds S, S+1, ...), counts it, and projects the whole count's
+//! CPU time with `estimate`'s estimator and A000170's total as control
+//! variate. CPU time, not wall time: on a shared machine the wall time of
+//! a unit is the neighbours' as much as its own.
+//!
+//! `cargo bench --bench coverage -- solutions N [tries=40] [per=K]
+//! [seed=S]` draws and counts the samples only, and projects the number
+//! of solutions from them (no control: it is the total checked), against
+//! A000170, where no whole count is within reach (n = 23..27).
+//!
+//! One line a try (its seed, units, projection, interval, degrees of
+//! freedom, whether it covers), then the share covered. Without `seed=`
+//! the first seed is drawn afresh and printed. `benches/coverage.sh` runs
+//! the set in results/.
+
+use std::cell::Cell;
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use queens::internals::{SampleTotal, estimate_strata, project_sample};
+use queens::{Config, Engine, Executor, Observer, Plan, Runner, Shape, UnitDone, known};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |key: &str| {
+        args.iter()
+            .find_map(|a| a.strip_prefix(key)?.strip_prefix('='))
+            .map(str::to_owned)
+    };
+    let usage = "usage: coverage time|solutions N [tries=T] [per=K] [seed=S]";
+    let mode = args.iter().find(|a| *a == "time" || *a == "solutions").expect(usage).clone();
+    let n: u32 = args.iter().find_map(|a| a.parse().ok()).expect(usage);
+    let tries: u64 = value("tries").map_or(40, |t| t.parse().expect("tries=T"));
+    let per: usize = value("per").map_or(2, |k| k.parse().expect("per=K"));
+    let seed: u64 = value("seed").map_or_else(
+        // Below 2^53, as `queens estimate` draws them.
+        || RandomState::new().build_hasher().finish() >> 11,
+        |s| s.parse().expect("seed=S"),
+    );
+    let truth_solutions = known::total(n).expect("A000170 has this n") as f64;
+
+    let engine = Engine::for_count(n, None, Executor::Cpu, None);
+    let plan = Plan::new(Shape::new(n, engine, None), &Config::default()).expect("n in range");
+    plan.prepare();
+    println!(
+        "# {mode} n = {n}: {} engine, {} units, {per} a stratum, {tries} tries from seed {seed}",
+        engine.name(),
+        plan.len()
+    );
+
+    let truth = match mode.as_str() {
+        "time" => {
+            let started = Instant::now();
+            let all = count(&plan, &(0..plan.len() as u32).collect::<Vec<_>>());
+            let cpu: f64 = all.iter().map(|u| u.1).sum();
+            let found: f64 = all.iter().map(|u| u.2).sum();
+            assert_eq!(found, truth_solutions, "the whole count is A000170's");
+            println!(
+                "# whole count: {cpu:.2} CPU s ({:.2} s wall), {found} solutions",
+                started.elapsed().as_secs_f64()
+            );
+            Some(cpu)
+        }
+        _ => None,
+    };
+
+    let (mut covered, mut covered_plain) = (0, 0);
+    let mut errors = Vec::new();
+    for t in 0..tries {
+        let strata = estimate_strata(&plan, seed + t);
+        let ids: Vec<u32> = strata.iter().flat_map(|s| s.iter().take(per)).copied().collect();
+        let counted = count(&plan, &ids);
+        let cpu: f64 = counted.iter().map(|u| u.1).sum();
+        let line = match truth {
+            Some(truth) => {
+                let p = project_sample(&plan, &counted, Some(truth_solutions as u128));
+                covered += usize::from(holds(&p.value, truth));
+                covered_plain += usize::from(holds(&p.uncorrected, truth));
+                errors.push(p.value.value / truth - 1.0);
+                format!(
+                    "{} | uncorrected {} | solutions x{:.3} ({:+.1} SE)",
+                    show(&p.value, truth),
+                    show(&p.uncorrected, truth),
+                    p.control.value / truth_solutions,
+                    (p.control.value - truth_solutions) / p.control.error.max(f64::MIN_POSITIVE),
+                )
+            }
+            None => {
+                let p = project_sample(&plan, &counted, None);
+                covered += usize::from(holds(&p.control, truth_solutions));
+                errors.push(p.control.value / truth_solutions - 1.0);
+                format!(
+                    "{} | CPU {:.3e} core-hours ({:.3e} to {:.3e})",
+                    show(&p.control, truth_solutions),
+                    p.uncorrected.value / 3600.0,
+                    p.uncorrected.low / 3600.0,
+                    p.uncorrected.high / 3600.0
+                )
+            }
+        };
+        println!("n = {n} try {t} seed {} units {} ({cpu:.1} CPU s): {line}", seed + t, ids.len());
+    }
+    errors.sort_by(f64::total_cmp);
+    let median = |xs: &[f64]| xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN);
+    let absolute: Vec<f64> = {
+        let mut a: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
+        a.sort_by(f64::total_cmp);
+        a
+    };
+    println!(
+        "n = {n} {mode}: {covered} of {tries} intervals cover the truth ({:.0}%){}; \
+         median error {:+.1}%, median |error| {:.1}%",
+        100.0 * covered as f64 / tries as f64,
+        if truth.is_some() {
+            format!(", uncorrected {covered_plain} of {tries}")
+        } else {
+            String::new()
+        },
+        100.0 * median(&errors),
+        100.0 * median(&absolute),
+    );
+}
+
+fn holds(total: &SampleTotal, truth: f64) -> bool {
+    total.low <= truth && truth <= total.high
+}
+
+/// `1.234e5 (1.1e5 to 1.3e5, 4.2 df) x1.02 covers`.
+fn show(total: &SampleTotal, truth: f64) -> String {
+    format!(
+        "{:.4e} ({:.4e} to {:.4e}, {:.1} df) x{:.3} {}",
+        total.value,
+        total.low,
+        total.high,
+        total.degrees,
+        total.value / truth,
+        if holds(total, truth) { "covers" } else { "MISSES" }
+    )
+}
+
+/// Counts `ids` of `plan` on every core: each unit's id, CPU seconds and
+/// solutions.
+fn count(plan: &Plan, ids: &[u32]) -> Vec<(u32, f64, f64)> {
+    // Every worker's clock starts now, not when it last counted.
+    rayon::broadcast(|_| LAST.set(thread_cpu()));
+    let clock = CpuClock::default();
+    Runner::new()
+        .observer(&clock)
+        .count(plan, &plan.select(ids).expect("ids of the plan"))
+        .expect("the count runs");
+    clock.units.into_inner().expect("no thread panicked")
+}
+
+thread_local! {
+    /// This thread's CPU seconds when it last finished a unit.
+    static LAST: Cell<f64> = const { Cell::new(0.0) };
+}
+
+/// Hears each unit as it ends, on the thread that counted it: the CPU
+/// time that thread spent since its last unit ended is this unit's.
+#[derive(Default)]
+struct CpuClock {
+    units: Mutex<Vec<(u32, f64, f64)>>,
+}
+
+impl Observer for CpuClock {
+    fn unit_done(&self, done: &UnitDone) {
+        let now = thread_cpu();
+        let cpu = now - LAST.replace(now);
+        (self.units.lock().expect("no thread panicked")).push((
+            done.id,
+            cpu,
+            done.solutions as f64,
+        ));
+    }
+}
+
+#[cfg(unix)]
+fn thread_cpu() -> f64 {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+#[cfg(not(unix))]
+fn thread_cpu() -> f64 {
+    unimplemented!("the coverage bench reads a thread's CPU time on Unix only")
+}
