@@ -21,6 +21,7 @@
 //! the set in results/.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Mutex;
@@ -57,10 +58,12 @@ fn main() {
         plan.len()
     );
 
+    let mut whole: HashMap<u32, (u32, f64, f64)> = HashMap::new();
     let truth = match mode.as_str() {
         "time" => {
             let started = Instant::now();
             let all = count(&plan, &(0..plan.len() as u32).collect::<Vec<_>>());
+            whole = all.iter().map(|u| (u.0, *u)).collect();
             let cpu: f64 = all.iter().map(|u| u.1).sum();
             let found: f64 = all.iter().map(|u| u.2).sum();
             assert_eq!(found, truth_solutions, "the whole count is A000170's");
@@ -73,7 +76,8 @@ fn main() {
         _ => None,
     };
 
-    let (mut covered, mut covered_plain) = (0, 0);
+    let (mut covered, mut covered_plain, mut covered_alone) = (0, 0, 0);
+    let mut slower = Vec::new();
     let mut errors = Vec::new();
     for t in 0..tries {
         let strata = estimate_strata(&plan, seed + t);
@@ -86,10 +90,20 @@ fn main() {
                 covered += usize::from(holds(&p.value, truth));
                 covered_plain += usize::from(holds(&p.uncorrected, truth));
                 errors.push(p.value.value / truth - 1.0);
+                // The same units with the times they took in the whole
+                // count: the sampling error alone, and how much slower the
+                // units ran in the sample than there.
+                let before: Vec<(u32, f64, f64)> = counted.iter().map(|u| whole[&u.0]).collect();
+                let alone = project_sample(&plan, &before, Some(truth_solutions as u128));
+                covered_alone += usize::from(holds(&alone.value, truth));
+                let ratio = cpu / before.iter().map(|u| u.1).sum::<f64>();
+                slower.push(ratio);
                 format!(
-                    "{} | uncorrected {} | solutions x{:.3} ({:+.1} SE)",
+                    "{} | uncorrected {} | whole count's times {} | sample x{ratio:.3} slower | \
+                     solutions x{:.3} ({:+.1} SE)",
                     show(&p.value, truth),
                     show(&p.uncorrected, truth),
+                    show(&alone.value, truth),
                     p.control.value / truth_solutions,
                     (p.control.value - truth_solutions) / p.control.error.max(f64::MIN_POSITIVE),
                 )
@@ -121,7 +135,13 @@ fn main() {
          median error {:+.1}%, median |error| {:.1}%",
         100.0 * covered as f64 / tries as f64,
         if truth.is_some() {
-            format!(", uncorrected {covered_plain} of {tries}")
+            slower.sort_by(f64::total_cmp);
+            format!(
+                ", uncorrected {covered_plain} of {tries}; with the units' times in the whole \
+                 count {covered_alone} of {tries}; the sample's units took x{:.3} their time \
+                 there (median)",
+                median(&slower)
+            )
         } else {
             String::new()
         },

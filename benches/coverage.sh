@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # How often estimate's 95% intervals cover the truth (issue 50): 40 tries
-# each of whole counts' CPU time at n = 18..21 and of A000170 at
-# n = 23..27, two units a stratum (benches/coverage.rs).
+# each of whole counts' CPU time at n = 18..21 (20 units a stratum) and of
+# A000170 at n = 23..27 (two units a stratum) (benches/coverage.rs).
 #
-# Usage: bash benches/coverage.sh OUT.txt [RUN]...   RUN: time:N or solutions:N
-#   default: time:18 time:19 time:20 solutions:23 solutions:24 solutions:25
-#            solutions:27 solutions:26 time:21
+# Usage: bash benches/coverage.sh OUT.txt [RUN]...   RUN: MODE:N:PER, MODE
+#   time or solutions, PER units a stratum
+#   default: time:18:20 time:19:20 time:20:20 solutions:23:2 solutions:24:2
+#            solutions:25:2 solutions:27:2 solutions:26:2 time:21:20
 # Takes about an hour on 2 cores. Each run draws a fresh first seed and
 # prints it (rerun one with `coverage MODE N seed=S`).
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: coverage.sh OUT.txt [time:N|solutions:N]..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: coverage.sh OUT.txt [time:N:PER|solutions:N:PER]..." >&2; exit 2; }
 out=$1
 shift
 runs=("$@")
-[ ${#runs[@]} -gt 0 ] || runs=(time:18 time:19 time:20 solutions:23 solutions:24 solutions:25
-  solutions:27 solutions:26 time:21)
+[ ${#runs[@]} -gt 0 ] || runs=(time:18:20 time:19:20 time:20:20 solutions:23:2 solutions:24:2
+  solutions:25:2 solutions:27:2 solutions:26:2 time:21:20)
 cd "$(dirname "$0")/.."
 cargo build --release --locked --bench coverage >/dev/null 2>&1
 bench=$(ls -t target/release/deps/coverage-* | grep -v '\.d$' | head -1)
@@ -24,7 +25,7 @@ bench=$(ls -t target/release/deps/coverage-* | grep -v '\.d$' | head -1)
   echo "# command: bash benches/coverage.sh $out ${runs[*]}"
 } >"$out"
 for run in "${runs[@]}"; do
-  IFS=: read -r mode n <<<"$run"
-  "$bench" "$mode" "$n" tries=40 per=2 >>"$out"
+  IFS=: read -r mode n per <<<"$run"
+  "$bench" "$mode" "$n" tries=40 "per=${per:-2}" >>"$out"
 done
 grep -E '^n = [0-9]+ (time|solutions):' "$out"

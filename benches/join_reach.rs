@@ -1,12 +1,12 @@
 //! How far the join reaches: for one board size, the time the plan takes,
-//! a seeded random sample of its units counted one per thread, and the
+//! a random sample of its units counted one per thread, and the
 //! process's peak memory; from them, the whole count projected in
 //! core-hours with a 95% interval.
 //!
-//! `cargo bench --bench join_reach -- N [units=K] [seed=S] [cap=SECONDS]`
-//! (default 24 units, seed 2026, no cap; `benches/join-reach.sh` runs
-//! n = 23..28 and writes results/); `... -- N ids=A,B,...` counts those
-//! units only and projects nothing.
+//! `cargo bench --bench join_reach -- N [per=K] [seed=S] [cap=SECONDS]`
+//! (default 3 units a stratum, a fresh seed, printed, no cap;
+//! `benches/join-reach.sh` runs n = 23..28 and writes results/);
+//! `... -- N ids=A,B,...` counts those units only and projects nothing.
 //!
 //! Each unit is counted alone on a fresh scratch
 //! (`queens::internals::join_unit_tally`), which also says what it did:
@@ -14,21 +14,27 @@
 //! tested, its solutions and where its time went (the profile of the
 //! join's growth in docs/how-it-counts.md is made of these lines).
 //!
-//! The sample is stratified: the units, sorted by cost, are cut into
-//! `K / 2` strata of about equal total cost (as `queens estimate` cuts
-//! them) and two are drawn from each, so that the few costly units that
-//! hold much of the work are always seen. The projection is the
-//! separate ratio estimator of `queens estimate`: in each stratum, time
-//! per unit of cost times the stratum's cost. Where a unit is projected
-//! (from the ratio of the strata below it) to take longer than `cap`
-//! seconds, it is not counted and its stratum takes the ratio of the
-//! strata counted: the line says so, and that projection is an
-//! extrapolation, not a measurement.
+//! The sample is `queens estimate`'s: the units, sorted by cost, cut into
+//! ten strata of about equal total cost, `K` drawn from each, so that the
+//! few costly units that hold much of the work are always seen; and so is
+//! the projection (`queens::internals::project_sample`): the separate
+//! ratio estimator, Student's t interval with the sample's own degrees of
+//! freedom, and, where A000170 has the total, the sample's projection of
+//! it printed beside it and used as control variate. Until 2026-11-27 the
+//! seed was fixed (2026): every published run counted the same units,
+//! and the join was tuned on them. Where a unit is projected (from the
+//! ratio of the units counted before it) to take longer than `cap`
+//! seconds, it is not counted: the line says so, and its stratum is
+//! projected from its other units, or from the others' ratio with the
+//! widest interval.
 
 use std::sync::Mutex;
 use std::time::Instant;
 
-use queens::internals::join_unit_tally;
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+
+use queens::internals::{SampleTotal, estimate_strata, join_unit_tally, project_sample};
 use queens::{Config, Engine, Plan, Shape};
 
 fn main() {
@@ -41,9 +47,12 @@ fn main() {
     let n: u32 = args
         .iter()
         .find_map(|a| a.parse().ok())
-        .expect("usage: join_reach N [units=K] [seed=S] [cap=SECONDS]");
-    let wanted: usize = value("units").map_or(24, |k| k.parse().expect("units=K"));
-    let seed: u64 = value("seed").map_or(2026, |s| s.parse().expect("seed=S"));
+        .expect("usage: join_reach N [per=K] [seed=S] [cap=SECONDS]");
+    let per: usize = value("per").map_or(3, |k| k.parse().expect("per=K"));
+    let seed: u64 = value("seed").map_or_else(
+        || RandomState::new().build_hasher().finish() >> 11,
+        |s| s.parse().expect("seed=S"),
+    );
     let cap: f64 = value("cap").map_or(f64::INFINITY, |c| c.parse().expect("cap=SECONDS"));
 
     let started = Instant::now();
@@ -80,45 +89,18 @@ fn main() {
         );
         return;
     }
-    let mut ids: Vec<u32> = (0..plan.len() as u32).collect();
-    ids.sort_by_key(|&id| (plan.cost(id).expect("in the plan"), id));
-    let total_cost: u128 = ids
-        .iter()
-        .map(|&id| u128::from(plan.cost(id).unwrap()))
-        .sum();
-    let strata_count = (wanted / 2).max(1) as u128;
-    let mut state = seed ^ u64::from(n) << 32;
-    let mut strata: Vec<Stratum> = Vec::new();
-    let mut first = 0;
-    let mut cost = 0u128;
-    for (i, &id) in ids.iter().enumerate() {
-        cost += u128::from(plan.cost(id).unwrap());
-        // Cut where the running cost passes the next share, and at the end.
-        let share = total_cost * (strata.len() as u128 + 1) / strata_count;
-        if (cost >= share && strata.len() + 1 < strata_count as usize) || i + 1 == ids.len() {
-            let units = &ids[first..=i];
-            let stratum_cost = units
-                .iter()
-                .map(|&id| u128::from(plan.cost(id).unwrap()))
-                .sum();
-            let mut sample: Vec<u32> = (0..2.min(units.len()))
-                .map(|_| units[(splitmix64(&mut state) % units.len() as u64) as usize])
-                .collect();
-            sample.dedup();
-            strata.push(Stratum {
-                cost: stratum_cost,
-                sample,
-            });
-            first = i + 1;
-        }
-    }
+    // The sample `queens estimate` would draw: the plan's units cut into
+    // strata of equal cost, the first `per` of each in the seed's order.
+    let strata = estimate_strata(&plan, seed);
+    let sample: Vec<u32> = strata.iter().flat_map(|s| s.iter().take(per)).copied().collect();
 
-    // Cheapest strata first, so that the cap can be judged from the
-    // ratio measured below each unit; two units at a time, one per thread.
-    let times: Mutex<Vec<(u32, u64, f64)>> = Mutex::new(Vec::new());
+    // Cheapest first, so that the cap can be judged from the ratio
+    // measured below each unit; one unit a thread.
+    let mut order = sample.clone();
+    order.sort_by_key(|&id| std::cmp::Reverse((plan.cost(id).unwrap(), id)));
+    let counted: Mutex<Vec<(u32, f64, f64)>> = Mutex::new(Vec::new());
     let skipped: Mutex<Vec<u32>> = Mutex::new(Vec::new());
-    let queue: Mutex<Vec<u32>> =
-        Mutex::new(strata.iter().flat_map(|s| s.sample.clone()).rev().collect());
+    let queue = Mutex::new(order);
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     std::thread::scope(|scope| {
         for _ in 0..threads {
@@ -127,102 +109,79 @@ fn main() {
                     let Some(id) = queue.lock().unwrap().pop() else {
                         break;
                     };
-                    let cost = plan.cost(id).unwrap();
-                    let ratio = {
-                        let t = times.lock().unwrap();
-                        let (c, s) = t.iter().fold((0.0, 0.0), |(c, s), &(_, cost, secs)| {
-                            (c + cost as f64, s + secs)
-                        });
+                    let cost = plan.cost(id).unwrap() as f64;
+                    let rate = {
+                        let done = counted.lock().unwrap();
+                        let (c, s) = (done.iter())
+                            .fold((0.0, 0.0), |(c, s), &(id, secs, _)| {
+                                (c + plan.cost(id).unwrap() as f64, s + secs)
+                            });
                         if c > 0.0 { s / c } else { 0.0 }
                     };
-                    if ratio * cost as f64 > cap {
+                    if rate * cost > cap {
                         skipped.lock().unwrap().push(id);
                         continue;
                     }
-                    let secs = count_one(&plan, n, id);
-                    times.lock().unwrap().push((id, cost, secs));
+                    let (secs, solutions) = count_one(&plan, n, id);
+                    counted.lock().unwrap().push((id, secs, solutions as f64));
                 }
             });
         }
     });
-    let times = times.into_inner().unwrap();
+    let counted = counted.into_inner().unwrap();
     let skipped = skipped.into_inner().unwrap();
 
-    // Separate ratio estimator, with the variance of each stratum's ratio
-    // from its (at most two) units; a stratum with one unit or none
-    // counted takes the pooled ratio of the counted ones and their spread.
-    let pooled = {
-        let (c, s) = times.iter().fold((0.0, 0.0), |(c, s), &(_, cost, secs)| {
-            (c + cost as f64, s + secs)
-        });
-        s / c.max(1.0)
+    // `queens estimate`'s estimator (Student's t, Satterthwaite's degrees
+    // of freedom), the known total as control variate where A000170 has
+    // one. A stratum with a unit over the cap is projected from fewer
+    // units, or from the others' ratio with the widest interval.
+    let known = queens::known::total(n);
+    let p = project_sample(&plan, &counted, known);
+    let hours = |t: &SampleTotal| {
+        format!(
+            "{:.4e} core-hours, 95% interval {:.4e} to {:.4e} ({:.1} degrees of freedom)",
+            t.value / 3600.0,
+            (t.low / 3600.0).max(0.0),
+            t.high / 3600.0,
+            t.degrees
+        )
     };
-    let ratios: Vec<f64> = times
-        .iter()
-        .map(|&(_, c, s)| s / (c as f64).max(1.0))
-        .collect();
-    let spread = std_dev(&ratios);
-    let (mut total, mut variance, mut extrapolated) = (0.0, 0.0, 0);
-    for stratum in &strata {
-        let counted: Vec<&(u32, u64, f64)> = times
-            .iter()
-            .filter(|t| stratum.sample.contains(&t.0))
-            .collect();
-        let cost = stratum.cost as f64;
-        if counted.len() < stratum.sample.len() {
-            extrapolated += 1;
-        }
-        match counted.len() {
-            0 => {
-                total += pooled * cost;
-                variance += (spread * cost).powi(2);
-            }
-            _ => {
-                let (c, s) = counted
-                    .iter()
-                    .fold((0.0, 0.0), |(c, s), &&(_, cost, secs)| {
-                        (c + cost as f64, s + secs)
-                    });
-                let ratio = s / c.max(1.0);
-                total += ratio * cost;
-                let r: Vec<f64> = counted
-                    .iter()
-                    .map(|&&(_, c, s)| s / (c as f64).max(1.0))
-                    .collect();
-                let sd = if r.len() > 1 { std_dev(&r) } else { spread };
-                variance += (sd * cost).powi(2) / r.len() as f64;
-            }
-        }
-    }
-    let hours = total / 3600.0;
-    let half = 1.96 * variance.sqrt() / 3600.0;
-    let unit_secs: f64 = times.iter().map(|t| t.2).sum();
+    let unit_secs: f64 = counted.iter().map(|t| t.1).sum();
+    let solutions = match known {
+        Some(q) => format!(
+            "solutions projected {:.4e}, {:.3} x A000170 ({:+.1} standard errors); \
+             corrected by it: {}",
+            p.control.value,
+            p.control.value / q as f64,
+            (p.control.value - q as f64) / p.control.error.max(f64::MIN_POSITIVE),
+            hours(&p.value)
+        ),
+        None => format!(
+            "solutions projected {:.4e} (95% interval {:.4e} to {:.4e}), no A000170 value to \
+             correct by",
+            p.control.value, p.control.low, p.control.high
+        ),
+    };
     println!(
-        "n = {n}: plan {plan_secs:.1} s, tables {prepare_secs:.1} s, {} units, peak after plan {:.2} GiB; \
-         sampled {} units ({unit_secs:.0} core-s){}, peak {:.2} GiB; \
-         projected {hours:.4e} core-hours, 95% interval {:.4e} to {:.4e}{}",
+        "n = {n}: seed {seed}, plan {plan_secs:.1} s, tables {prepare_secs:.1} s, {} units, peak \
+         after plan {:.2} GiB; sampled {} units ({unit_secs:.0} core-s){}, peak {:.2} GiB; \
+         projected {}; {solutions}",
         plan.len(),
         gib(plan_peak),
-        times.len(),
+        counted.len(),
         if skipped.is_empty() {
             String::new()
         } else {
             format!(", {} over the cap not counted", skipped.len())
         },
         gib(peak_bytes()),
-        (hours - half).max(unit_secs / 3600.0),
-        hours + half,
-        if extrapolated > 0 {
-            format!(" ({extrapolated} of {} strata extrapolated)", strata.len())
-        } else {
-            String::new()
-        }
+        hours(&p.uncorrected),
     );
 }
 
 /// Counts unit `id` alone, says on stderr what it did, and returns the
-/// seconds it took.
-fn count_one(plan: &Plan, n: u32, id: u32) -> f64 {
+/// seconds it took and its solutions.
+fn count_one(plan: &Plan, n: u32, id: u32) -> (f64, u128) {
     let cost = plan.cost(id).expect("in the plan");
     let start = Instant::now();
     let (count, tally) = join_unit_tally(plan, id).expect("a unit of the join's plan");
@@ -241,20 +200,7 @@ fn count_one(plan: &Plan, n: u32, id: u32) -> f64 {
         tally.building.as_secs_f64(),
         gib(peak_bytes()),
     );
-    secs
-}
-
-struct Stratum {
-    cost: u128,
-    sample: Vec<u32>,
-}
-
-fn std_dev(xs: &[f64]) -> f64 {
-    if xs.len() < 2 {
-        return 0.0;
-    }
-    let mean = xs.iter().sum::<f64>() / xs.len() as f64;
-    (xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt()
+    (secs, count)
 }
 
 fn gib(bytes: u64) -> f64 {
@@ -271,12 +217,4 @@ fn peak_bytes() -> u64 {
                 .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse::<u64>().ok())
         })
         .map_or(0, |kb| kb * 1024)
-}
-
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49eb_311c_e133);
-    z ^ (z >> 31)
 }
