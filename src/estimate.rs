@@ -33,7 +33,10 @@ use std::time::{Duration, Instant};
 
 use crate::{Error, Observer, Plan, Runner, UnitDone};
 
+mod campaign;
 mod ratio;
+
+pub use campaign::{Campaign, campaign};
 
 /// How many strata a plan's units are cut into (fewer when it has fewer
 /// units).
@@ -99,6 +102,15 @@ pub struct Estimate {
     /// A000170's value for the board, where it has one and no queen is
     /// given: the control variate that corrected the seconds.
     pub known_solutions: Option<u128>,
+    /// The projected unit-seconds of every unit: the whole count's CPU
+    /// time, less the plan and its tables, at this machine's speed.
+    pub core_seconds: f64,
+    /// The 95% interval of [`core_seconds`](Self::core_seconds).
+    pub core_seconds_interval: (f64, f64),
+    /// Each stratum's last unit as `(cost, id)` (the strata cut the units
+    /// in that order) and its seconds a unit of cost: what [`campaign`]
+    /// projects a shard's units with.
+    rates: Vec<((u64, u32), f64)>,
 }
 
 /// What [`estimate`] reports before it counts the smallest sample it can
@@ -332,8 +344,21 @@ impl Estimate {
         // The whole board's total, where A000170 has it, is what the
         // sample's units add up to: the control variate.
         let known = crate::known::total(plan.n()).filter(|_| plan.problem().is_none());
-        let projected = projection(plan, &all, &counted(done), threads, known);
+        let counted = counted(done);
+        let projected = projection(plan, &all, &counted, threads, known);
         let unit_seconds = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
+        // The correction by the known total moves every stratum's rate
+        // alike.
+        let corrected = projected.seconds / projected.uncorrected_seconds.max(f64::MIN_POSITIVE);
+        let strata = cut(plan, &all);
+        let rates = (strata.iter())
+            .zip(ratio::rates(&sampled(plan, &strata, &counted), |u| u.value))
+            .filter_map(|(stratum, rate)| {
+                let &last = stratum.last()?;
+                Some(((plan.cost_of(last), last), rate * corrected))
+            })
+            .collect();
+        let threads = threads.max(1) as f64;
         let prepared = |(low, high): (f64, f64)| (prepare_seconds + low, prepare_seconds + high);
         Self {
             seed,
@@ -352,6 +377,12 @@ impl Estimate {
             solutions_interval: projected.solutions_interval,
             solutions_error: projected.solutions_error,
             known_solutions: projected.known_solutions,
+            core_seconds: projected.seconds * threads,
+            core_seconds_interval: (
+                projected.seconds_interval.0 * threads,
+                projected.seconds_interval.1 * threads,
+            ),
+            rates,
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::exit::ExitCode;
 use std::io::{self, Write};
-use std::num::NonZeroUsize;
+use std::num::{NonZeroU32, NonZeroUsize};
 use std::time::Instant;
 
 use queens::bench::stats;
@@ -68,6 +68,21 @@ pub struct EstimateArgs {
           value_parser = crate::values::ChoiceParser::<queens::GpuBackend>::new())]
     gpu_backend: Option<queens::GpuBackend>,
 
+    /// Read a campaign of K shards (`count N --shard I/K`, 1 to 100000):
+    /// its core-hours, longest shard, wall time and the memory a machine
+    /// needs.
+    #[arg(long, value_name = "K", value_parser = parse_shard_count)]
+    shards: Option<NonZeroU32>,
+
+    /// Machines running the shards at once, one shard each [default: K].
+    #[arg(long, value_name = "M", requires = "shards", value_parser = parse_machines)]
+    machines: Option<NonZeroU32>,
+
+    /// Threads of each machine of the campaign [default: -j's].
+    #[arg(long, value_name = "T", requires = "shards", value_parser = parse_threads,
+          allow_negative_numbers = true)]
+    machine_threads: Option<NonZeroUsize>,
+
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -80,6 +95,55 @@ pub struct EstimateArgs {
     /// problem's completions (the mirror engine's plan, on the CPU).
     #[command(flatten)]
     problem: super::problem::ProblemArgs,
+}
+
+/// Hours to three significant figures, thousands apart: `129,000`,
+/// `36.2`, `0.00412`.
+fn hours(h: f64) -> String {
+    if !(h.is_finite() && h > 0.0) {
+        return format!("{h}");
+    }
+    let digits = h.log10().floor() as i32;
+    if digits < 3 {
+        let decimals = (2 - digits).max(0) as usize;
+        return format!("{h:.decimals$}");
+    }
+    let rounded = {
+        let unit = 10f64.powi(digits - 2);
+        ((h / unit).round() * unit) as u64
+    };
+    let text = rounded.to_string();
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i > 0 && (text.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A number of shards, as `--shard I/K` takes K.
+fn parse_shard_count(text: &str) -> Result<NonZeroU32, String> {
+    (text.trim().parse::<u32>().ok())
+        .filter(|k| (1..=queens::shard::MAX_SHARDS).contains(k))
+        .and_then(NonZeroU32::new)
+        .ok_or_else(|| {
+            format!(
+                "'{text}' is not a number of shards: expected a whole number from 1 to {}",
+                queens::shard::MAX_SHARDS
+            )
+        })
+}
+
+/// A number of machines, 1 to a million.
+fn parse_machines(text: &str) -> Result<NonZeroU32, String> {
+    (text.trim().parse::<u32>().ok())
+        .filter(|m| (1..=1_000_000).contains(m))
+        .and_then(NonZeroU32::new)
+        .ok_or_else(|| {
+            format!("'{text}' is not a number of machines: expected a whole number from 1 to 1000000")
+        })
 }
 
 /// Seconds above 0 and at most a day.
@@ -155,6 +219,90 @@ struct EstimateRecord {
     problem: Option<String>,
     /// Rows fixed per unit (the mirror engine's plan; null for the others).
     split_depth: Option<u32>,
+    /// With `--shards`: the campaign read from the estimate; else null.
+    campaign: Option<CampaignRecord>,
+}
+
+/// `estimate --shards K`: a campaign of K shards, read from the estimate.
+#[derive(Debug, Serialize)]
+struct CampaignRecord {
+    /// Shards, as `count --shard I/K` deals them.
+    shards: u32,
+    /// How units are dealt to shards (`lpt`, `round-robin`).
+    assignment: &'static str,
+    /// Machines running shards at once, and threads of each.
+    machines: u32,
+    machine_threads: usize,
+    /// Core-hours of every unit at this machine's speed a core, and the
+    /// 95% interval.
+    core_hours: f64,
+    low_core_hours: f64,
+    high_core_hours: f64,
+    /// The shard projected to take longest: its index, core-hours, and
+    /// wall seconds on one machine (with the plan and tables it builds
+    /// first), with their interval.
+    longest_shard: u32,
+    longest_shard_core_hours: f64,
+    longest_shard_secs: f64,
+    low_longest_shard_secs: f64,
+    high_longest_shard_secs: f64,
+    /// The longest unit's projected seconds: no shard takes less.
+    longest_unit_secs: f64,
+    /// Seconds each shard's process spends on the plan and its tables.
+    setup_secs: f64,
+    /// Wall seconds from the first shard's start to the last one's end,
+    /// machines taking shards in index order as they come free.
+    wall_secs: f64,
+    low_wall_secs: f64,
+    high_wall_secs: f64,
+    /// Bytes a machine needs to count the largest shard on its threads.
+    machine_bytes: u64,
+}
+
+impl CampaignRecord {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+        writeln!(
+            out,
+            "campaign         {} shards ({}) on {} of {}",
+            self.shards,
+            self.assignment,
+            super::report::plural(u64::from(self.machines), "machine"),
+            super::report::plural(self.machine_threads as u64, "thread"),
+        )?;
+        writeln!(
+            out,
+            "core-hours       {} (95% interval {} to {}) at this machine's speed a core",
+            hours(self.core_hours),
+            hours(self.low_core_hours),
+            hours(self.high_core_hours)
+        )?;
+        writeln!(
+            out,
+            "longest shard    {} ({} core-hours): {} (95% interval {} to {}), of which {} plan \
+             and tables; its longest unit {}",
+            self.longest_shard,
+            hours(self.longest_shard_core_hours),
+            human::duration(self.longest_shard_secs),
+            human::duration(self.low_longest_shard_secs),
+            human::duration(self.high_longest_shard_secs),
+            human::duration(self.setup_secs),
+            human::duration(self.longest_unit_secs),
+        )?;
+        writeln!(
+            out,
+            "wall time        {} (95% interval {} to {})",
+            human::duration(self.wall_secs),
+            human::duration(self.low_wall_secs),
+            human::duration(self.high_wall_secs),
+        )?;
+        writeln!(
+            out,
+            "memory           {:.2} GiB a machine ({} threads and the largest shard's units)",
+            gib(self.machine_bytes),
+            self.machine_threads
+        )
+    }
 }
 
 impl Human for EstimateRecord {
@@ -216,7 +364,10 @@ impl Human for EstimateRecord {
                 human::duration(self.uncorrected_high_secs),
             )?;
         }
-        Ok(())
+        match &self.campaign {
+            Some(campaign) => campaign.human(out),
+            None => Ok(()),
+        }
     }
 
     /// The projected seconds alone.
@@ -240,6 +391,14 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
             )
             .into());
         }
+    }
+    if args.gpu && args.shards.is_some() {
+        return Err(super::UsageError(
+            "--shards does not go with --gpu: a campaign is read for machines counting on their \
+             CPUs (drop --gpu)"
+                .to_owned(),
+        )
+        .into());
     }
     let threads = super::args::threads(args.threads)?;
     let executor = if args.gpu {
@@ -271,7 +430,9 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
     {
         return Err(super::UsageError(refusal).into());
     }
-    let shape = Shape::new(n, engine, split);
+    // The plan `count --shard` counts: the mirror engine's shards split
+    // deeper.
+    let shape = Shape::of_count(n, engine, split, args.shards.is_some());
     // The sample's records are few: only the tables and the threads'
     // buffers are checked before the plan is built.
     let started = Instant::now();
@@ -361,6 +522,37 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         known: e.known_solutions,
         problem: plan.problem().map(queens::Problem::to_line),
         split_depth: plan.split_depth(),
+        campaign: args.shards.map(|shards| {
+            let machine_threads = args.machine_threads.map_or(threads_used, NonZeroUsize::get);
+            let c = queens::campaign(
+                &plan,
+                &e,
+                shards,
+                args.machines.unwrap_or(shards),
+                machine_threads,
+                plan_seconds + e.prepare_seconds,
+            );
+            CampaignRecord {
+                shards: c.shards,
+                assignment: queens::shard::Assignment::for_engine(engine).name(),
+                machines: c.machines,
+                machine_threads: c.threads,
+                core_hours: c.core_seconds / 3600.0,
+                low_core_hours: c.core_seconds_interval.0 / 3600.0,
+                high_core_hours: c.core_seconds_interval.1 / 3600.0,
+                longest_shard: c.longest_shard,
+                longest_shard_core_hours: c.longest_shard_core_seconds / 3600.0,
+                longest_shard_secs: c.longest_shard_seconds,
+                low_longest_shard_secs: c.longest_shard_seconds_interval.0,
+                high_longest_shard_secs: c.longest_shard_seconds_interval.1,
+                longest_unit_secs: c.longest_unit_seconds,
+                setup_secs: c.setup_seconds,
+                wall_secs: c.wall_seconds,
+                low_wall_secs: c.wall_seconds_interval.0,
+                high_wall_secs: c.wall_seconds_interval.1,
+                machine_bytes: c.machine_memory,
+            }
+        }),
     };
     Report::stdout(Form::from_flags(args.json, args.quiet)).record(&record)?;
     let logical_cpus = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
@@ -375,4 +567,20 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hours;
+
+    #[test]
+    fn hours_keep_three_figures() {
+        assert_eq!(hours(129_241.17), "129,000");
+        assert_eq!(hours(36_212.0), "36,200");
+        assert_eq!(hours(1_234.5), "1,230");
+        assert_eq!(hours(129.246), "129");
+        assert_eq!(hours(36.21), "36.2");
+        assert_eq!(hours(0.004_123), "0.00412");
+        assert_eq!(hours(0.0), "0");
+    }
 }

@@ -109,6 +109,26 @@ fn parts(strata: &[Stratum], of: impl Fn(&Unit) -> f64) -> Parts {
     }
 }
 
+/// Each stratum's ratio of `of` to cost, as [`ratio`] projects with it
+/// (the ratio of every unit sampled for a stratum with none).
+pub(crate) fn rates(strata: &[Stratum], of: impl Fn(&Unit) -> f64) -> Vec<f64> {
+    let ratio_of = |sample: &mut dyn Iterator<Item = &Unit>| {
+        let (c, y) = sample.fold((0.0, 0.0), |(c, y), u| (c + u.cost, y + of(u)));
+        if c > 0.0 { y / c } else { 0.0 }
+    };
+    let pooled = ratio_of(&mut strata.iter().flat_map(|s| &s.sample));
+    strata
+        .iter()
+        .map(|s| {
+            if s.sample.is_empty() {
+                pooled
+            } else {
+                ratio_of(&mut s.sample.iter())
+            }
+        })
+        .collect()
+}
+
 /// `N^2 (1 - k/N) / k`: what a stratum's spread of residuals is
 /// multiplied by in the variance of its projected total.
 fn weight(stratum: &Stratum) -> f64 {
