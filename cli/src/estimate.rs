@@ -296,10 +296,14 @@ impl CampaignRecord {
             human::duration(self.low_wall_secs),
             human::duration(self.high_wall_secs),
         )?;
+        let memory = if self.machine_bytes >= 1 << 30 {
+            format!("{:.1} GiB", gib(self.machine_bytes))
+        } else {
+            format!("{:.0} MiB", self.machine_bytes as f64 / f64::from(1u32 << 20))
+        };
         writeln!(
             out,
-            "memory           {:.2} GiB a machine ({} threads and the largest shard's units)",
-            gib(self.machine_bytes),
+            "memory           {memory} a machine ({} threads and the largest shard's units)",
             self.machine_threads
         )
     }
