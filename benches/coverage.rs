@@ -38,7 +38,11 @@ fn main() {
             .map(str::to_owned)
     };
     let usage = "usage: coverage time|solutions N [tries=T] [per=K] [seed=S]";
-    let mode = args.iter().find(|a| *a == "time" || *a == "solutions").expect(usage).clone();
+    let mode = args
+        .iter()
+        .find(|a| *a == "time" || *a == "solutions")
+        .expect(usage)
+        .clone();
     let n: u32 = args.iter().find_map(|a| a.parse().ok()).expect(usage);
     let tries: u64 = value("tries").map_or(40, |t| t.parse().expect("tries=T"));
     let per: usize = value("per").map_or(2, |k| k.parse().expect("per=K"));
@@ -81,7 +85,11 @@ fn main() {
     let mut errors = Vec::new();
     for t in 0..tries {
         let strata = estimate_strata(&plan, seed + t);
-        let ids: Vec<u32> = strata.iter().flat_map(|s| s.iter().take(per)).copied().collect();
+        let ids: Vec<u32> = strata
+            .iter()
+            .flat_map(|s| s.iter().take(per))
+            .copied()
+            .collect();
         let counted = count(&plan, &ids);
         let cpu: f64 = counted.iter().map(|u| u.1).sum();
         let line = match truth {
@@ -121,7 +129,11 @@ fn main() {
                 )
             }
         };
-        println!("n = {n} try {t} seed {} units {} ({cpu:.1} CPU s): {line}", seed + t, ids.len());
+        println!(
+            "n = {n} try {t} seed {} units {} ({cpu:.1} CPU s): {line}",
+            seed + t,
+            ids.len()
+        );
     }
     errors.sort_by(f64::total_cmp);
     let median = |xs: &[f64]| xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN);
@@ -163,7 +175,11 @@ fn show(total: &SampleTotal, truth: f64) -> String {
         total.high,
         total.degrees,
         total.value / truth,
-        if holds(total, truth) { "covers" } else { "MISSES" }
+        if holds(total, truth) {
+            "covers"
+        } else {
+            "MISSES"
+        }
     )
 }
 

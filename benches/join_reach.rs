@@ -92,7 +92,11 @@ fn main() {
     // The sample `queens estimate` would draw: the plan's units cut into
     // strata of equal cost, the first `per` of each in the seed's order.
     let strata = estimate_strata(&plan, seed);
-    let sample: Vec<u32> = strata.iter().flat_map(|s| s.iter().take(per)).copied().collect();
+    let sample: Vec<u32> = strata
+        .iter()
+        .flat_map(|s| s.iter().take(per))
+        .copied()
+        .collect();
 
     // Cheapest first, so that the cap can be judged from the ratio
     // measured below each unit; one unit a thread.
@@ -112,10 +116,9 @@ fn main() {
                     let cost = plan.cost(id).unwrap() as f64;
                     let rate = {
                         let done = counted.lock().unwrap();
-                        let (c, s) = (done.iter())
-                            .fold((0.0, 0.0), |(c, s), &(id, secs, _)| {
-                                (c + plan.cost(id).unwrap() as f64, s + secs)
-                            });
+                        let (c, s) = (done.iter()).fold((0.0, 0.0), |(c, s), &(id, secs, _)| {
+                            (c + plan.cost(id).unwrap() as f64, s + secs)
+                        });
                         if c > 0.0 { s / c } else { 0.0 }
                     };
                     if rate * cost > cap {

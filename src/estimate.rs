@@ -535,7 +535,8 @@ pub fn project_sample(
     known: Option<u128>,
 ) -> SampleProjection {
     let all: Vec<u32> = (0..plan.len() as u32).collect();
-    let counted: HashMap<u32, (f64, f64)> = counted.iter().map(|&(id, v, c)| (id, (v, c))).collect();
+    let counted: HashMap<u32, (f64, f64)> =
+        counted.iter().map(|&(id, v, c)| (id, (v, c))).collect();
     let strata = sampled(plan, &cut(plan, &all), &counted);
     let plain = ratio::ratio(&strata, |u| u.value);
     let total = |t: ratio::Total| SampleTotal {

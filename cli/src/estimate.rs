@@ -71,11 +71,12 @@ pub struct EstimateArgs {
     /// Read a campaign of K shards (`count N --shard I/K`, 1 to 100000):
     /// its core-hours, longest shard, wall time and the memory a machine
     /// needs.
-    #[arg(long, value_name = "K", value_parser = parse_shard_count)]
+    #[arg(long, value_name = "K", value_parser = parse_shard_count, allow_negative_numbers = true)]
     shards: Option<NonZeroU32>,
 
     /// Machines running the shards at once, one shard each [default: K].
-    #[arg(long, value_name = "M", requires = "shards", value_parser = parse_machines)]
+    #[arg(long, value_name = "M", requires = "shards", value_parser = parse_machines,
+          allow_negative_numbers = true)]
     machines: Option<NonZeroU32>,
 
     /// Threads of each machine of the campaign [default: -j's].
@@ -142,7 +143,9 @@ fn parse_machines(text: &str) -> Result<NonZeroU32, String> {
         .filter(|m| (1..=1_000_000).contains(m))
         .and_then(NonZeroU32::new)
         .ok_or_else(|| {
-            format!("'{text}' is not a number of machines: expected a whole number from 1 to 1000000")
+            format!(
+                "'{text}' is not a number of machines: expected a whole number from 1 to 1000000"
+            )
         })
 }
 
@@ -299,7 +302,10 @@ impl CampaignRecord {
         let memory = if self.machine_bytes >= 1 << 30 {
             format!("{:.1} GiB", gib(self.machine_bytes))
         } else {
-            format!("{:.0} MiB", self.machine_bytes as f64 / f64::from(1u32 << 20))
+            format!(
+                "{:.0} MiB",
+                self.machine_bytes as f64 / f64::from(1u32 << 20)
+            )
         };
         writeln!(
             out,

@@ -180,14 +180,21 @@ fn the_known_total_checks_and_corrects_the_sample() {
     let off = f("projected_solutions") - f("known");
     assert_eq!(deviation.signum(), off.signum(), "{e}");
     assert!(f("degrees_of_freedom") >= 1.0, "{e}");
-    for k in ["uncorrected_secs", "uncorrected_low_secs", "uncorrected_high_secs"] {
+    for k in [
+        "uncorrected_secs",
+        "uncorrected_low_secs",
+        "uncorrected_high_secs",
+    ] {
         assert!(f(k) > 0.0, "{k}: {e}");
     }
     assert!(f("uncorrected_low_secs") <= f("uncorrected_secs"));
     assert!(f("uncorrected_secs") <= f("uncorrected_high_secs"));
     // A problem's completions have no known total: nothing corrected.
     let p = estimate(&["10", "--given", "1:1", "--sample", "50%", "--seed", "1"]);
-    assert!(p["known"].is_null() && p["solutions_deviation"].is_null(), "{p}");
+    assert!(
+        p["known"].is_null() && p["solutions_deviation"].is_null(),
+        "{p}"
+    );
     assert_eq!(p["uncorrected_secs"], p["projected_secs"], "{p}");
 }
 
@@ -196,8 +203,19 @@ fn the_known_total_checks_and_corrects_the_sample() {
 #[test]
 fn a_campaign_is_read_from_the_estimate() {
     let e = estimate(&[
-        "14", "--sample", "100%", "--seed", "1", "-j", "1", "--shards", "8", "--machines", "2",
-        "--machine-threads", "4",
+        "14",
+        "--sample",
+        "100%",
+        "--seed",
+        "1",
+        "-j",
+        "1",
+        "--shards",
+        "8",
+        "--machines",
+        "2",
+        "--machine-threads",
+        "4",
     ]);
     let c = &e["campaign"];
     let f = |k: &str| c[k].as_f64().unwrap_or_else(|| panic!("{k}: {e}"));
@@ -210,9 +228,18 @@ fn a_campaign_is_read_from_the_estimate() {
     let counting = e["projected_secs"].as_f64().unwrap()
         - e["plan_secs"].as_f64().unwrap()
         - e["prepare_secs"].as_f64().unwrap();
-    assert!((f("core_hours") * 3600.0 - counting).abs() < 1e-6 * counting.max(1e-3), "{e}");
-    assert!(f("longest_shard_core_hours") * 8.0 >= f("core_hours") * 0.999, "{e}");
-    assert!(f("longest_shard_secs") >= f("setup_secs") + f("longest_unit_secs") * 0.999, "{e}");
+    assert!(
+        (f("core_hours") * 3600.0 - counting).abs() < 1e-6 * counting.max(1e-3),
+        "{e}"
+    );
+    assert!(
+        f("longest_shard_core_hours") * 8.0 >= f("core_hours") * 0.999,
+        "{e}"
+    );
+    assert!(
+        f("longest_shard_secs") >= f("setup_secs") + f("longest_unit_secs") * 0.999,
+        "{e}"
+    );
     // Two machines for eight shards: at least four shards' setup and
     // their share of the work, in turn.
     assert!(f("wall_secs") >= f("core_hours") * 3600.0 / 8.0, "{e}");
@@ -223,18 +250,36 @@ fn a_campaign_is_read_from_the_estimate() {
     assert!(plain["campaign"].is_null(), "{plain}");
     // The human form has its lines.
     let out = stdout(
-        &queens(&["estimate", "12", "--sample", "100%", "--seed", "1", "--shards", "4"]).success(),
+        &queens(&[
+            "estimate", "12", "--sample", "100%", "--seed", "1", "--shards", "4",
+        ])
+        .success(),
     );
-    for line in ["campaign ", "core-hours ", "longest shard ", "wall time ", "memory "] {
+    for line in [
+        "campaign ",
+        "core-hours ",
+        "longest shard ",
+        "wall time ",
+        "memory ",
+    ] {
         assert!(out.lines().any(|l| l.starts_with(line)), "{line}: {out}");
     }
 }
 
 #[test]
 fn bad_campaigns_get_one_line() {
-    rejects(&["estimate", "12", "--shards", "0"], &["number of shards", "100000"]);
-    rejects(&["estimate", "12", "--shards", "100001"], &["number of shards"]);
-    rejects(&["estimate", "12", "--shards", "4", "--machines", "0"], &["number of machines"]);
+    rejects(
+        &["estimate", "12", "--shards", "0"],
+        &["number of shards", "100000"],
+    );
+    rejects(
+        &["estimate", "12", "--shards", "100001"],
+        &["number of shards"],
+    );
+    rejects(
+        &["estimate", "12", "--shards", "4", "--machines", "0"],
+        &["number of machines"],
+    );
     rejects(&["estimate", "12", "--machines", "4"], &["--shards"]);
     rejects(&["estimate", "12", "--machine-threads", "4"], &["--shards"]);
     rejects(

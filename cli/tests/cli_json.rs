@@ -417,6 +417,15 @@ fn cases(dir: &Path) -> Vec<Case> {
                 "estimate", "8", "--given", "2:3", "--sample", "100%", "--json",
             ],
         ),
+        Case {
+            options: &["--shards"],
+            ..case(
+                "estimate",
+                &[
+                    "estimate", "10", "--sample", "100%", "--shards", "4", "--json",
+                ],
+            )
+        },
     ]
 }
 

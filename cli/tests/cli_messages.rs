@@ -88,6 +88,19 @@ const NUMERIC_OPTIONS: &[(&[&str], &str, &str, &[&str])] = &[
         "--seed",
         &["0", "18446744073709551615"],
     ),
+    (&["estimate", "8"], "--shards", "--shards", &["1", "100000"]),
+    (
+        &["estimate", "8", "--shards", "4"],
+        "--machines",
+        "--machines",
+        &["1", "1000000"],
+    ),
+    (
+        &["estimate", "8", "--shards", "4"],
+        "--machine-threads",
+        "--machine-threads",
+        &["1", "4096"],
+    ),
 ];
 
 /// The value names of options that take no number.

@@ -178,7 +178,10 @@ mod tests {
             assert!(c.longest_shard_core_seconds * 4.0 >= c.core_seconds * 0.999);
             assert!(c.longest_shard < 4);
             // All at once: the campaign is its longest shard.
-            assert!((c.wall_seconds - c.longest_shard_seconds).abs() < 1e-12, "{c:?}");
+            assert!(
+                (c.wall_seconds - c.longest_shard_seconds).abs() < 1e-12,
+                "{c:?}"
+            );
         }
     }
 

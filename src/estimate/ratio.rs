@@ -295,7 +295,11 @@ mod tests {
         let stratum = Stratum {
             size: 100,
             cost: 100.0,
-            sample: vec![unit(1.0, 1.0, 0.0), unit(1.0, 2.0, 0.0), unit(1.0, 4.0, 0.0)],
+            sample: vec![
+                unit(1.0, 1.0, 0.0),
+                unit(1.0, 2.0, 0.0),
+                unit(1.0, 4.0, 0.0),
+            ],
         };
         let t = ratio(&vec![stratum; 4], |u| u.value);
         assert!((t.degrees - 8.0).abs() < 1e-9, "{t:?}");
@@ -318,7 +322,10 @@ mod tests {
         let known: f64 = population.iter().map(|u| u.control).sum();
         let strata = draw(&population, 4, 5, &mut state);
         let c = controlled(&strata, known);
-        assert!((c.value - truth).abs() < 1e-6 * truth, "{c:?} against {truth}");
+        assert!(
+            (c.value - truth).abs() < 1e-6 * truth,
+            "{c:?} against {truth}"
+        );
         assert!(c.margin < 1e-6 * truth, "{c:?}");
         let plain = ratio(&strata, |u| u.value);
         assert!(plain.margin > 1e-3 * truth, "{plain:?}");
@@ -381,8 +388,17 @@ mod tests {
         }
         let share = |k: usize| k as f64 / f64::from(tries);
         assert!(share(plain) >= 0.93, "t: {}", share(plain));
-        assert!(share(normal) < share(plain), "normal {} t {}", share(normal), share(plain));
-        assert!(share(with_control) >= 0.93, "control: {}", share(with_control));
+        assert!(
+            share(normal) < share(plain),
+            "normal {} t {}",
+            share(normal),
+            share(plain)
+        );
+        assert!(
+            share(with_control) >= 0.93,
+            "control: {}",
+            share(with_control)
+        );
         assert!(control_width < plain_width, "{control_width} {plain_width}");
     }
 }
