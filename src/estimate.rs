@@ -108,7 +108,7 @@ pub struct Estimate {
     /// The 95% interval of [`core_seconds`](Self::core_seconds).
     pub core_seconds_interval: (f64, f64),
     /// Each stratum's last unit as `(cost, id)` (the strata cut the units
-    /// in that order) and its seconds a unit of cost: what [`campaign`]
+    /// in that order) and its seconds a unit of cost: what [`campaign()`]
     /// projects a shard's units with.
     rates: Vec<((u64, u32), f64)>,
 }

@@ -1,4 +1,4 @@
-//! The stratified ratio estimator behind [`crate::estimate`], and its
+//! The stratified ratio estimator behind [`crate::estimate()`], and its
 //! interval: plain numbers in, a projected total and its 95% interval
 //! out. It never counts, times or prints.
 //!
