@@ -105,7 +105,7 @@ pub use check::{
 };
 pub use construct::Construction;
 pub use count::{
-    Config, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GPU_EXECUTORS, GpuBackend,
+    Config, CountMemory, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GPU_EXECUTORS, GpuBackend,
     GpuOptions, Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Selection, Shape,
     Simd, Unit, UnitDone, find_gpu, sample_units, thread_pool,
 };

@@ -26,7 +26,9 @@ use crate::error::MAX_THREADS;
 use crate::journal::Journal;
 #[cfg(all(feature = "files", any(unix, windows)))]
 use crate::shard::Prepared;
-use crate::{Config, Engine, Executor, Observer, Plan, PlanHash, Selection, Shape, UnitDone};
+use crate::{
+    Config, CountMemory, Engine, Executor, Observer, Plan, PlanHash, Selection, Shape, UnitDone,
+};
 
 /// The outcome of a count: of the whole plan, or of the units asked for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -255,11 +257,25 @@ impl Runner<'_> {
     /// [`Error::Memory`] when the count's [estimate](Plan::count_memory)
     /// is above the limit.
     pub fn fits(&self, plan: &Plan, units: usize) -> Result<(), Error> {
-        let Some(available) = plan.config().memory_limit else {
-            return Ok(());
-        };
-        let needed = plan.count_memory(self.thread_total(), units);
-        refuse_above(needed, available, plan.n(), plan.engine())
+        self.memory(plan, units).map(|_| ())
+    }
+
+    /// What counting `units` of `plan` on this runner's threads takes in
+    /// memory, in the largest chunks that fit in the plan's memory limit
+    /// ([`Plan::count_memory_in`]): the join counts the biggest units of
+    /// n = 26 to 28 in smaller chunks (more slowly) where its fastest
+    /// would not fit ([`CountMemory::chunks_reduced`]), and
+    /// [`count`](Self::count) takes these.
+    ///
+    /// # Errors
+    /// [`Error::Memory`] when even the smallest chunks are above the limit.
+    pub fn memory(&self, plan: &Plan, units: usize) -> Result<CountMemory, Error> {
+        let limit = plan.config().memory_limit;
+        let memory = plan.count_memory_in(self.thread_total(), units, limit);
+        match limit {
+            Some(available) => refuse_above(memory, available, plan.n(), plan.engine()),
+            None => Ok(memory),
+        }
     }
 
     /// `Ok` unless even a lower bound on the memory of counting `units`
@@ -281,8 +297,8 @@ impl Runner<'_> {
         let Some(available) = config.memory_limit else {
             return Ok(());
         };
-        let needed = Plan::count_memory_floor(shape, self.thread_total(), units)?;
-        refuse_above(needed, available, shape.n, shape.engine)
+        let needed = Plan::count_memory_floor_parts(shape, self.thread_total(), units)?;
+        refuse_above(needed, available, shape.n, shape.engine).map(|_| ())
     }
 
     /// Counts the units of `selection` (of `plan`: [`Plan::select`]) that
@@ -316,7 +332,7 @@ impl Runner<'_> {
         {
             return Err(Error::Threads(t));
         }
-        self.fits(plan, job.len())?;
+        let memory = self.memory(plan, job.len())?;
         let ids = job.left();
         let keep = |done: &UnitDone| self.keep(done);
         let gpu;
@@ -325,14 +341,17 @@ impl Runner<'_> {
                 Workers::Current => Target::Cpu {
                     pool: None,
                     threads: None,
+                    chunk_log: memory.chunk_log,
                 },
                 Workers::Threads(t) => Target::Cpu {
                     pool: None,
                     threads: NonZeroUsize::new(t),
+                    chunk_log: memory.chunk_log,
                 },
                 Workers::Pool(pool) => Target::Cpu {
                     pool: Some(pool),
                     threads: None,
+                    chunk_log: memory.chunk_log,
                 },
             },
             Executor::Gpu => {
@@ -405,15 +424,22 @@ impl Runner<'_> {
 
 /// [`Error::Memory`] for counting `n` with `engine` when `needed` bytes
 /// are above `available`.
-fn refuse_above(needed: u64, available: u64, n: u32, engine: Engine) -> Result<(), Error> {
-    if needed > available {
+fn refuse_above(
+    needed: CountMemory,
+    available: u64,
+    n: u32,
+    engine: Engine,
+) -> Result<CountMemory, Error> {
+    if needed.total() > available {
         return Err(Error::Memory {
             doing: "counting",
             n,
             by: engine.described(),
-            needed,
+            needed: needed.total(),
+            per_thread: needed.per_thread,
+            threads: needed.threads,
             available,
         });
     }
-    Ok(())
+    Ok(needed)
 }

@@ -97,6 +97,26 @@ pub fn refusal(err: &queens::Error) -> String {
     }
 }
 
+/// The note of a count whose join takes smaller chunks than its fastest
+/// to fit in memory (`memory` of `units` units, from
+/// [`queens::Runner::memory`]): the
+/// chunks, what they take, what the fastest would, and the price.
+pub fn reduced_chunks(plan: &queens::Plan, units: usize, memory: &queens::CountMemory) -> String {
+    let fastest = Bytes(plan.count_memory(memory.threads, units));
+    let (once, per_thread) = (Bytes(memory.once), Bytes(memory.per_thread));
+    let threads = match memory.threads {
+        1 => "1 thread".to_owned(),
+        t => format!("{t} threads"),
+    };
+    format!(
+        "n = {n} on {threads} counts in chunks of 2^{log} words to fit in memory ({once} once \
+         and {per_thread} a thread; its fastest chunks need {fastest} in all): the same count, \
+         its biggest units slower",
+        n = plan.n(),
+        log = memory.chunk_log.unwrap_or_default(),
+    )
+}
+
 /// The tightest of the limits [`available`] reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Bound {

@@ -41,7 +41,7 @@ use std::str::FromStr;
 pub use self::gpu::{GPU_EXECUTOR, GPU_EXECUTORS, find_gpu};
 pub use self::mirror::{DEFAULT_SPLIT_DEPTH, MAX_SPLIT_DEPTH};
 pub use self::options::{GpuBackend, GpuOptions, Options, Simd};
-pub use self::plan::{Impossible, Plan, PlanHash, Unit};
+pub use self::plan::{CountMemory, Impossible, Plan, PlanHash, Unit};
 pub use self::run::{Observer, UnitDone, thread_pool};
 pub use self::selection::{Selection, sample_units};
 

@@ -84,9 +84,12 @@ pub fn thread_pool(threads: Option<NonZeroUsize>) -> Result<ThreadPool, Error> {
 pub(crate) enum Target<'a> {
     /// A rayon pool: the caller's, else one of `threads` threads (inline on
     /// the calling thread for one, rayon's global pool for `None`).
+    /// The join's threads count in chunks of `1 << chunk_log` words
+    /// (`None`: its fastest).
     Cpu {
         pool: Option<&'a ThreadPool>,
         threads: Option<NonZeroUsize>,
+        chunk_log: Option<u32>,
     },
     /// An opened GPU, a batch of units a launch.
     Gpu(&'a Gpu),
@@ -170,7 +173,11 @@ pub(crate) fn run(
         (id, solutions)
     };
     let (mut counts, threads) = match *target {
-        Target::Cpu { pool, threads } => on_cpu(plan, &order, pool, threads, &cancelled, &done)?,
+        Target::Cpu {
+            pool,
+            threads,
+            chunk_log,
+        } => on_cpu(plan, &order, (pool, threads, chunk_log), &cancelled, &done)?,
         Target::Gpu(gpu) => (
             on_gpu(plan, &order, gpu, &cancelled, &done)?,
             rayon::current_num_threads(),
@@ -189,8 +196,7 @@ pub(crate) fn run(
 fn on_cpu(
     plan: &Plan,
     order: &[u32],
-    pool: Option<&ThreadPool>,
-    threads: Option<NonZeroUsize>,
+    (pool, threads, chunk_log): (Option<&ThreadPool>, Option<NonZeroUsize>, Option<u32>),
     cancelled: &(dyn Fn() -> bool + Sync),
     done: &(dyn Fn(u32, u128, Duration) -> (u32, u128) + Sync),
 ) -> Result<(Vec<(u32, u128)>, usize), Error> {
@@ -211,7 +217,7 @@ fn on_cpu(
     // buffers and clearing their pages.
     let in_parallel = || -> Vec<(u32, u128)> {
         let scratches: Vec<Mutex<Scratch>> = (0..rayon::current_num_threads())
-            .map(|_| Mutex::default())
+            .map(|_| Mutex::new(Scratch::in_chunks(chunk_log)))
             .collect();
         order
             .par_iter()
@@ -229,7 +235,7 @@ fn on_cpu(
     Ok(match (pool, threads) {
         (Some(pool), _) => (pool.install(in_parallel), pool.current_num_threads()),
         (None, Some(one)) if one.get() == 1 => {
-            let mut scratch = Scratch::default();
+            let mut scratch = Scratch::in_chunks(chunk_log);
             let counts = order
                 .iter()
                 .map_while(|&id| count_one(&mut scratch, id))

@@ -82,12 +82,15 @@ impl Request {
         pool: &ThreadPool,
         began: Instant,
     ) -> anyhow::Result<Ready> {
-        self.runner(pool).fits(&plan, plan.len())?;
         let ids = (self.units.as_deref()).or(shard.map(|s| s.units.as_slice()));
         let job = match ids {
             Some(ids) => plan.select(ids).map_err(|e| unit_refusal(&plan, &e))?,
             None => plan.select_all(),
         };
+        let memory = self.runner(pool).memory(&plan, job.len())?;
+        if memory.chunks_reduced() && !self.quiet {
+            eprintln!("queens: {}", crate::memory::reduced_chunks(&plan, job.len(), &memory));
+        }
         let Some(path) = self.journal_path(shard) else {
             let journal = None;
             return Ok(Ready {

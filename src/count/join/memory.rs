@@ -8,7 +8,7 @@ use super::odd::OddGeometry;
 use super::plan::Pieces;
 use super::plan::{has_lefts, job_count, side};
 use super::quarter::{GroupSizes, Piece, QuarterTable};
-use super::scratch::{ASKED_CHUNK, RIGHT_CHUNK, STORED_CHUNK};
+use super::scratch::MIN_CHUNK_LOG;
 use super::sieve::MAX_CUTS;
 use super::sizes::{self, Largest};
 use super::{JoinPlan, Kind, MAX_WHOLE_SIDE, Stage};
@@ -57,14 +57,17 @@ impl JoinPlan {
     /// [`SCRATCH_PER_CANDIDATE`] times the largest job's candidates, or,
     /// where that is more, the right half-boards of the job with the most
     /// (at most 8 bytes a right candidate, held whole up to a chunk of
-    /// [`RIGHT_CHUNK`]), a chunk of left ones and what counting it takes
-    /// ([`CHUNK_BYTES`]); the four slices of the
+    /// [`RIGHT_CHUNK`](super::scratch::RIGHT_CHUNK)), a chunk of left ones and what counting it takes
+    /// ([`chunk_bytes`]); the four slices of the
     /// largest row set where the jobs build them; and the smallest
     /// vectors' worth.
+    ///
+    /// In chunks of `1 << chunk_log` words
+    /// ([`Scratch::set_chunk_log`](super::Scratch::set_chunk_log)).
     #[must_use]
-    pub fn scratch_bytes(&self) -> u64 {
+    pub fn scratch_bytes_at(&self, chunk_log: u32) -> u64 {
         let per_job = matches!(self.pieces, Pieces::PerJob);
-        scratch_bytes_of(self.sizes.side(), per_job, self.largest())
+        scratch_bytes_of(self.sizes.side(), per_job, self.largest(), chunk_log)
     }
 
     /// The sizes of this plan's largest job and row set.
@@ -84,7 +87,7 @@ impl JoinPlan {
     /// thread's scratch, exactly where [`sizes::largest`] pins the plan's
     /// largest job, else its floor. Never above what [`bytes`](Self::bytes),
     /// [`table_bytes`](Self::table_bytes) and
-    /// [`scratch_bytes`](Self::scratch_bytes) add up to for the built plan.
+    /// [`scratch_bytes_at`](Self::scratch_bytes_at) add up to for the built plan.
     #[must_use]
     pub fn count_bytes_floor(n: u32, stage: Stage, threads: usize) -> u64 {
         let geo = Geometry::new(n);
@@ -92,7 +95,7 @@ impl JoinPlan {
         let side = side(&geo, odd.as_ref());
         let per_job = stage == Stage::FixedMiddle && side > MAX_WHOLE_SIDE;
         let scratch = match sizes::largest(n, stage) {
-            Some(largest) => scratch_bytes_of(side, per_job, largest),
+            Some(largest) => scratch_bytes_of(side, per_job, largest, MIN_CHUNK_LOG),
             None => SCRATCH_FLOOR,
         };
         Self::plan_bytes(n, stage) + Self::table_bytes(n, stage) + threads as u64 * scratch
@@ -104,17 +107,18 @@ const JOB_BYTES: u64 = (size_of::<u32>() + size_of::<u64>()) as u64;
 /// Bytes of a plan's family list, at most `n / 2 + 1` entries.
 const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
 
-/// What counting one chunk of stored words takes beyond the half-boards'
-/// own vectors: a stored word's copy and cut value in the sieve (12
-/// bytes); the bit-sliced tables of at most [`PIECE`] words at once (4
-/// bytes a word and chunk of 5 bits, 44 at n = 28); the sieve's
+/// What counting one chunk of `chunk` stored words takes beyond the
+/// half-boards' own vectors: a stored word's copy and cut value in the
+/// sieve (12 bytes); the bit-sliced tables of at most [`PIECE`] words at
+/// once (4 bytes a word and chunk of 5 bits, 44 at n = 28); the sieve's
 /// histograms and bucket starts (about 40 bytes a bucket) and the shared
 /// bits of its greedy ranking's sample (a million words). The asked
-/// words' copies and cut values (12 bytes each) are [`ASKED_CHUNK`] of
-/// them at most, or the right side (at most [`RIGHT_CHUNK`]) where it is
-/// asked once for several chunks.
-const CHUNK_BYTES: u64 =
-    STORED_CHUNK as u64 * 12 + PIECE as u64 * 44 + (40 << MAX_CUTS) + (8 << 20);
+/// words' copies and cut values (12 bytes each) are a chunk of them at
+/// most, or the right side (at most a chunk) where it is asked once for
+/// several chunks.
+const fn chunk_bytes(chunk: u64) -> u64 {
+    chunk * 12 + PIECE as u64 * 44 + (40 << MAX_CUTS) + (8 << 20)
+}
 
 /// Bytes a thread's [`Scratch`](super::Scratch) takes per candidate of the largest job
 /// it runs (the half-board lists, the sieve's copies and cut values, the
@@ -127,18 +131,19 @@ pub const SCRATCH_PER_CANDIDATE: u64 = 24;
 /// Bytes of a scratch's smallest vectors, whatever the jobs.
 const SCRATCH_FLOOR: u64 = 64 << 10;
 
-/// [`JoinPlan::scratch_bytes`] of a plan whose quarter side is `side`,
+/// [`JoinPlan::scratch_bytes_at`] of a plan whose quarter side is `side`,
 /// whose jobs build their slices where `per_job`, and whose largest job
-/// and row set are `largest`.
-fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest) -> u64 {
+/// and row set are `largest`, in chunks of `1 << chunk_log` words.
+fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest, chunk_log: u32) -> u64 {
+    let chunk = 1u64 << chunk_log;
     let slices = if per_job {
         4 * (largest.slice * size_of::<Piece>() as u64 + 4 * ((1 << side) + 1))
     } else {
         0
     };
-    let right = largest.right.min(RIGHT_CHUNK as u64);
-    let asked = right.max(ASKED_CHUNK as u64) * 12;
-    let chunked = right * 8 + asked + STORED_CHUNK as u64 * 8 + CHUNK_BYTES;
+    let right = largest.right.min(chunk);
+    let asked = right.max(chunk) * 12;
+    let chunked = right * 8 + asked + chunk * 8 + chunk_bytes(chunk);
     let buffers = (largest.candidates * SCRATCH_PER_CANDIDATE).min(chunked);
     SCRATCH_FLOOR + buffers + slices
 }
@@ -147,6 +152,7 @@ fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest) -> u64 {
 mod tests {
     use super::*;
     use crate::count::join::{MIN_JOIN_N, Scratch};
+    use crate::count::join::scratch::CHUNK_LOG;
 
     /// The bound a count of n = 28 checks before it starts (issue 38):
     /// at most 8 GiB a thread, so that `count 28 -j 2` starts on a 24 GiB
@@ -189,7 +195,7 @@ mod tests {
                         .as_ref()
                         .map_or(0, |(top, bottom)| top.bytes() + bottom.bytes());
                 assert_eq!(held, JoinPlan::table_bytes(n, stage), "n = {n}, {stage:?}");
-                let (estimate, used) = (plan.scratch_bytes(), scratch.bytes());
+                let (estimate, used) = (plan.scratch_bytes_at(CHUNK_LOG), scratch.bytes());
                 println!("n = {n} {stage:?}: scratch {used} of {estimate} estimated");
                 assert!(used <= estimate, "n = {n}, {stage:?}: {used} > {estimate}");
                 if n >= 12 {

@@ -30,7 +30,7 @@ pub mod pairs;
 mod plan;
 pub mod quarter;
 mod run;
-mod scratch;
+pub(crate) mod scratch;
 pub mod sieve;
 pub mod sizes;
 pub mod subsets;

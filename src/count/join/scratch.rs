@@ -24,6 +24,17 @@ pub(super) const ASKED_CHUNK: usize = 1 << 27;
 /// chunk of right ones is counted against all the left ones.
 pub(super) const RIGHT_CHUNK: usize = 1 << 27;
 
+/// The largest chunks, as a power of two: [`STORED_CHUNK`],
+/// [`ASKED_CHUNK`] and [`RIGHT_CHUNK`] are `1 << CHUNK_LOG` words, the
+/// fastest on the largest boards. A count that would not fit in memory
+/// with them takes smaller ones ([`Scratch::set_chunk_log`]), down to
+/// [`MIN_CHUNK_LOG`].
+pub const CHUNK_LOG: u32 = 27;
+/// The smallest chunks a count takes to fit in memory: 2^22 words (32
+/// MiB a side). Below that a thread's scratch at n = 28 is mostly its
+/// four slices (0.9 GiB), which chunks do not bound.
+pub const MIN_CHUNK_LOG: u32 = 22;
+
 /// Where both sides of a job's unweighted count have this many words,
 /// the longer one is stored (see `run::store_rights`).
 pub(super) const LONGER_FROM: usize = 1 << 20;
@@ -90,6 +101,18 @@ impl Scratch {
         self
     }
 
+    /// Count in chunks of at most `1 << log` words a side from now on
+    /// (stored, asked and right alike): [`CHUNK_LOG`] by default, smaller
+    /// for a count that must fit in less memory
+    /// ([`JoinPlan::scratch_bytes_at`](super::JoinPlan::scratch_bytes_at)).
+    /// The count is the same; the sieve takes fewer cut bits on smaller
+    /// chunks and a job's left half-boards are made once more for each
+    /// chunk of right ones.
+    pub fn set_chunk_log(&mut self, log: u32) {
+        let words = 1 << log.clamp(MIN_CHUNK_LOG, CHUNK_LOG);
+        self.work.chunks = (words, words, words);
+    }
+
     /// Let each job's sieve take at most `cuts` cut bits from now on.
     pub fn set_max_cuts(&mut self, cuts: usize) {
         self.work.sieve.set_max_cuts(cuts);
@@ -129,5 +152,23 @@ impl Scratch {
             + work.matcher.bytes()
             + work.sieve.bytes()
             + self.slices.iter().map(Slice::bytes).sum::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Chunks of `1 << log` words on every side, from the smallest a count
+    /// takes to the fastest; the fastest by default. (The counts in chunks
+    /// are tried on small boards with smaller ones: `run`'s tests.)
+    #[test]
+    fn a_scratch_counts_in_the_chunks_it_is_told() {
+        let mut scratch = Scratch::default();
+        assert_eq!(scratch.work.chunks, (1 << CHUNK_LOG, 1 << CHUNK_LOG, 1 << CHUNK_LOG));
+        for (log, taken) in [(0, MIN_CHUNK_LOG), (24, 24), (40, CHUNK_LOG)] {
+            scratch.set_chunk_log(log);
+            assert_eq!(scratch.work.chunks, (1 << taken, 1 << taken, 1 << taken));
+        }
     }
 }

@@ -96,6 +96,7 @@ pub fn planning_seconds(n: u32, stage: Stage, threads: usize) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::super::JoinPlan;
+    use super::super::scratch::MIN_CHUNK_LOG;
     use super::*;
 
     fn check_pin(n: u32) {
@@ -109,7 +110,7 @@ mod tests {
             let floor = JoinPlan::count_bytes_floor(n, Stage::FixedMiddle, threads);
             let built = plan.bytes()
                 + JoinPlan::table_bytes(n, Stage::FixedMiddle)
-                + threads as u64 * plan.scratch_bytes();
+                + threads as u64 * plan.scratch_bytes_at(MIN_CHUNK_LOG);
             assert_eq!(floor, built, "n = {n}, {threads} threads");
         }
         assert_eq!(JoinPlan::jobs_in(n, Stage::FixedMiddle), plan.len());
@@ -140,7 +141,7 @@ mod tests {
         for stage in [Stage::Symmetric, Stage::Reference, Stage::Sliced] {
             for n in [8, 12, 14] {
                 let plan = JoinPlan::new(n, stage).unwrap();
-                let built = plan.bytes() + JoinPlan::table_bytes(n, stage) + plan.scratch_bytes();
+                let built = plan.bytes() + JoinPlan::table_bytes(n, stage) + plan.scratch_bytes_at(MIN_CHUNK_LOG);
                 assert!(JoinPlan::count_bytes_floor(n, stage, 1) <= built, "n = {n}");
             }
         }
@@ -148,7 +149,7 @@ mod tests {
             assert!(largest(n, Stage::FixedMiddle).is_none());
             let plan = JoinPlan::new(n, Stage::FixedMiddle).unwrap();
             let built =
-                plan.bytes() + JoinPlan::table_bytes(n, Stage::FixedMiddle) + plan.scratch_bytes();
+                plan.bytes() + JoinPlan::table_bytes(n, Stage::FixedMiddle) + plan.scratch_bytes_at(MIN_CHUNK_LOG);
             assert!(JoinPlan::count_bytes_floor(n, Stage::FixedMiddle, 1) <= built);
         }
     }

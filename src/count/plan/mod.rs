@@ -37,6 +37,7 @@ use crate::{Error, Problem};
 
 pub use self::check::Impossible;
 pub use self::hash::PlanHash;
+pub use self::memory::CountMemory;
 use self::hash::{CONSTELLATIONS_FORMAT, JOIN_FORMAT, MIRROR_FORMAT};
 pub(crate) use self::hash::{PlanHeader, sha256_text};
 pub(crate) use self::memory::threads_of;
@@ -95,6 +96,18 @@ pub struct Unit {
 #[derive(Default)]
 pub(crate) struct Scratch {
     join: join::Scratch,
+}
+
+impl Scratch {
+    /// An empty scratch whose join counts in chunks of `1 << chunk_log`
+    /// words (`None`: its fastest; see [`CountMemory`]).
+    pub(crate) fn in_chunks(chunk_log: Option<u32>) -> Self {
+        let mut scratch = Self::default();
+        if let Some(log) = chunk_log {
+            scratch.join.set_chunk_log(log);
+        }
+        scratch
+    }
 }
 
 impl Plan {
@@ -498,6 +511,8 @@ fn refuse_planning(n: u32, planner: Planner, needed: u64, config: &Config) -> Re
             n,
             by: planner.described(),
             needed,
+            per_thread: 0,
+            threads: 0,
             available,
         }),
         _ => Ok(()),
