@@ -3,8 +3,11 @@
 //! process's peak memory; from them, the whole count projected in
 //! core-hours with a 95% interval.
 //!
-//! `cargo bench --bench join_reach -- N [per=K] [seed=S] [cap=SECONDS]`
-//! (default 3 units a stratum, a fresh seed, printed, no cap;
+//! `cargo bench --bench join_reach -- N [per=K] [seed=S] [cap=SECONDS]
+//! [threads=T] [chunk=C]`
+//! (default 3 units a stratum, a fresh seed, printed, no cap, a unit on
+//! each core, the fastest chunks; `chunk=C`: chunks of 2^C words, as a
+//! count takes where its fastest would not fit in memory;
 //! `benches/join-reach.sh` runs n = 23..28 and writes results/);
 //! `... -- N ids=A,B,...` counts those units only and projects nothing.
 //!
@@ -54,6 +57,14 @@ fn main() {
         |s| s.parse().expect("seed=S"),
     );
     let cap: f64 = value("cap").map_or(f64::INFINITY, |c| c.parse().expect("cap=SECONDS"));
+    let threads: usize = value("threads").map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        |t| t.parse().expect("threads=T"),
+    );
+    let chunk: Option<u32> = value("chunk").map(|c| c.parse().expect("chunk=C"));
+    if let Some(chunk) = chunk {
+        println!("n = {n}: chunks of 2^{chunk} words");
+    }
 
     let started = Instant::now();
     let plan = Plan::new(Shape::new(n, Engine::Join, None), &Config::default())
@@ -73,12 +84,11 @@ fn main() {
             .map(|id| id.parse().expect("ids=A,B"))
             .collect();
         let queue = Mutex::new(ids.into_iter().rev().collect::<Vec<u32>>());
-        let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 scope.spawn(|| {
                     while let Some(id) = queue.lock().unwrap().pop() {
-                        count_one(&plan, n, id);
+                        count_one(&plan, n, id, chunk);
                     }
                 });
             }
@@ -105,7 +115,6 @@ fn main() {
     let counted: Mutex<Vec<(u32, f64, f64)>> = Mutex::new(Vec::new());
     let skipped: Mutex<Vec<u32>> = Mutex::new(Vec::new());
     let queue = Mutex::new(order);
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
@@ -125,7 +134,7 @@ fn main() {
                         skipped.lock().unwrap().push(id);
                         continue;
                     }
-                    let (secs, solutions) = count_one(&plan, n, id);
+                    let (secs, solutions) = count_one(&plan, n, id, chunk);
                     counted.lock().unwrap().push((id, secs, solutions as f64));
                 }
             });
@@ -184,10 +193,10 @@ fn main() {
 
 /// Counts unit `id` alone, says on stderr what it did, and returns the
 /// seconds it took and its solutions.
-fn count_one(plan: &Plan, n: u32, id: u32) -> (f64, u128) {
+fn count_one(plan: &Plan, n: u32, id: u32, chunk: Option<u32>) -> (f64, u128) {
     let cost = plan.cost(id).expect("in the plan");
     let start = Instant::now();
-    let (count, tally) = join_unit_tally(plan, id).expect("a unit of the join's plan");
+    let (count, tally) = join_unit_tally(plan, id, chunk).expect("a unit of the join's plan");
     let secs = start.elapsed().as_secs_f64();
     let counting = tally.counting.as_secs_f64();
     eprintln!(

@@ -260,6 +260,8 @@ struct CampaignRecord {
     high_wall_secs: f64,
     /// Bytes a machine needs to count the largest shard on its threads.
     machine_bytes: u64,
+    /// The least it needs: the join's smallest chunks, more slowly.
+    least_machine_bytes: u64,
 }
 
 impl CampaignRecord {
@@ -299,17 +301,25 @@ impl CampaignRecord {
             human::duration(self.low_wall_secs),
             human::duration(self.high_wall_secs),
         )?;
-        let memory = if self.machine_bytes >= 1 << 30 {
-            format!("{:.1} GiB", gib(self.machine_bytes))
-        } else {
+        let bytes = |bytes: u64| {
+            if bytes >= 1 << 30 {
+                format!("{:.1} GiB", gib(bytes))
+            } else {
+                format!("{:.0} MiB", bytes as f64 / f64::from(1u32 << 20))
+            }
+        };
+        let least = if self.least_machine_bytes < self.machine_bytes {
             format!(
-                "{:.0} MiB",
-                self.machine_bytes as f64 / f64::from(1u32 << 20)
+                "; at least {}, in smaller chunks, its biggest units slower",
+                bytes(self.least_machine_bytes)
             )
+        } else {
+            String::new()
         };
         writeln!(
             out,
-            "memory           {memory} a machine ({} threads and the largest shard's units)",
+            "memory           {} a machine ({} threads and the largest shard's units){least}",
+            bytes(self.machine_bytes),
             self.machine_threads
         )
     }
@@ -561,6 +571,7 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
                 low_wall_secs: c.wall_seconds_interval.0,
                 high_wall_secs: c.wall_seconds_interval.1,
                 machine_bytes: c.machine_memory,
+                least_machine_bytes: c.least_machine_memory,
             }
         }),
     };

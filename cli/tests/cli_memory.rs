@@ -41,6 +41,30 @@ fn the_same_count_runs_with_room() {
     with_memory("none", &["count", "12"]).success();
 }
 
+// See: issue 50, item 2: a count whose fastest chunks do not fit takes
+// smaller ones, says so, and counts the same. Three units of n = 24 on
+// one thread take 0.64 GB in chunks of 2^27 words and 0.25 GB in 2^22.
+#[test]
+fn a_count_short_of_room_takes_smaller_chunks_and_counts_the_same() {
+    let args = ["count", "24", "--units", "0,1000,5000", "-j", "1", "--json"];
+    let roomy = with_memory("none", &args).success();
+    let tight = with_memory("400000000", &args).success();
+    let (roomy, tight) = (roomy.get_output(), tight.get_output());
+    let count = |out: &[u8]| {
+        let record: serde_json::Value = serde_json::from_slice(out).unwrap();
+        record["solutions"].to_string()
+    };
+    assert_eq!(count(&tight.stdout), count(&roomy.stdout));
+    let said = String::from_utf8(tight.stderr.clone()).unwrap();
+    assert!(
+        said.contains("queens: n = 24 on 1 thread counts in chunks of 2^22 words to fit in memory")
+            && said.contains("a thread; its fastest chunks need"),
+        "{said}"
+    );
+    let said = String::from_utf8(roomy.stderr.clone()).unwrap();
+    assert!(!said.contains("chunks"), "{said}");
+}
+
 #[test]
 fn a_plan_too_big_is_refused_and_plans_need_no_tables() {
     let assert = with_memory("1000", &["plan", "24", "--json"]).stdout("");
@@ -136,8 +160,8 @@ fn under_ulimit(kib: u64, args: &[&str], env: &[(&str, &str)], input: &[u8]) -> 
 // See: issue 32, item 3: `count 28 -j 2` on a 24 GiB machine planned for
 // minutes (207 s) before its memory was checked. Refused before the plan,
 // the refusal is the only line: the plan of n = 27 (36 s on 2 threads)
-// would have been announced first. (Since issue 38 `count 28 -j 2` needs
-// 8.6 GiB, so the machine here has 5 GB.)
+// would have been announced first. (Since issue 50 `count 28 -j 2` takes
+// 3.9 GiB at least, in its smallest chunks, so the machine here has 3 GB.)
 #[cfg(unix)]
 #[test]
 fn a_count_too_big_is_refused_before_its_plan_is_built() {
@@ -151,18 +175,26 @@ fn a_count_too_big_is_refused_before_its_plan_is_built() {
     // once the count fits.
     for quiet in [&["-q"][..], &[]] {
         let args = [&["count", "28", "-j", "2"][..], quiet].concat();
-        let assert = with_memory("5000000000", &args).stdout("");
+        // The least it takes, in the smallest chunks: 1.7 GiB once and
+        // 1.1 GiB a thread.
+        let assert = with_memory("3000000000", &args).stdout("");
         one_error_line(
             assert,
             2,
-            &["counting n = 28 with the join engine needs about", "GiB"],
+            &[
+                "counting n = 28 with the join engine needs about 3.9 GiB",
+                "(1.7 GiB once and 1.1 GiB a thread on 2 threads)",
+            ],
         );
     }
-    let assert = under_ulimit(2_000_000, &["count", "26", "-j", "2"], &[], b"").stdout("");
+    let assert = under_ulimit(400_000, &["count", "26", "-j", "2"], &[], b"").stdout("");
     one_error_line(
         assert,
         2,
-        &["counting n = 26 with the join engine needs about 10 GiB"],
+        &[
+            "counting n = 26 with the join engine needs about",
+            "MiB a thread on 2 threads",
+        ],
     );
 }
 

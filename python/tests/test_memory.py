@@ -89,7 +89,7 @@ def test_drawn_formats_stop_at_ten_thousand_rows():
 
 
 def test_count_24_is_refused_as_the_command_line_refuses_it(monkeypatch):
-    monkeypatch.setenv("QUEENS_MEMORY_LIMIT", str(10**9))
+    monkeypatch.setenv("QUEENS_MEMORY_LIMIT", str(2 * 10**8))
     with pytest.raises(queens.MemoryLimitError) as caught:
         queens.count(24)
     assert isinstance(caught.value, MemoryError) and isinstance(caught.value, queens.QueensError)
@@ -100,7 +100,7 @@ def test_count_24_is_refused_as_the_command_line_refuses_it(monkeypatch):
         capture_output=True,
         text=True,
         timeout=120,
-        env={**os.environ, "QUEENS_MEMORY_LIMIT": str(10**9)},
+        env={**os.environ, "QUEENS_MEMORY_LIMIT": str(2 * 10**8)},
     )
     assert (cli.returncode, cli.stderr) == (2, f"queens: {message}\n")
 

@@ -56,8 +56,14 @@ pub struct Campaign {
     /// Their 95% interval.
     pub wall_seconds_interval: (f64, f64),
     /// The bytes a machine needs to count the largest shard on
-    /// [`threads`](Self::threads) threads ([`Plan::count_memory`]).
+    /// [`threads`](Self::threads) threads ([`Plan::count_memory`]), in the
+    /// join's fastest chunks.
     pub machine_memory: u64,
+    /// The least a machine needs for it: the join's smallest chunks, its
+    /// biggest units slower ([`Plan::count_memory_in`]). A machine with
+    /// more than this and less than [`machine_memory`](Self::machine_memory)
+    /// counts in the largest chunks that fit.
+    pub least_machine_memory: u64,
 }
 
 /// Projects `shards` shards of `plan`'s count (dealt as `count --shard`
@@ -132,6 +138,7 @@ pub fn campaign(
         wall_seconds: makespan(1.0),
         wall_seconds_interval: (makespan(low), makespan(high)),
         machine_memory: plan.count_memory(threads, biggest),
+        least_machine_memory: plan.count_memory_in(threads, biggest, Some(0)).total(),
     }
 }
 

@@ -56,14 +56,19 @@ pub fn join_stage_plan(n: u32, stage: Stage, config: &Config) -> Result<Plan, Er
 /// Counts unit `id` of a join plan alone, on a fresh scratch, with its
 /// time taken apart: the unit's count and what it did (its half-boards,
 /// the pairs its matcher tested, where the time went). `None` for another
-/// engine's plan or an id out of range. Public only through
+/// engine's plan or an id out of range. In chunks of `1 << chunk_log`
+/// words (`None`: the fastest). Public only through
 /// `queens::internals`, for the join's profiles (`benches/join_reach.rs`).
 #[must_use]
-pub fn join_unit_tally(plan: &Plan, id: u32) -> Option<(u128, join::sieve::Tally)> {
+pub fn join_unit_tally(
+    plan: &Plan,
+    id: u32,
+    chunk_log: Option<u32>,
+) -> Option<(u128, join::sieve::Tally)> {
     if !matches!(plan.body, Body::Join(_)) || id as usize >= plan.len() {
         return None;
     }
-    let mut scratch = Scratch::default();
+    let mut scratch = Scratch::in_chunks(chunk_log);
     scratch.join.set_timed(true);
     let count = plan.count_unit_unless(id, &mut scratch, &|| false)?;
     Some((count, scratch.join.tally()))
