@@ -435,4 +435,3 @@ mod tests {
         assert_ne!(failed, Error::gpu("the GPU failed"));
     }
 }
-

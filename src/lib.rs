@@ -105,9 +105,9 @@ pub use check::{
 };
 pub use construct::Construction;
 pub use count::{
-    Config, CountMemory, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GPU_EXECUTORS, GpuBackend,
-    GpuOptions, Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash, Selection, Shape,
-    Simd, Unit, UnitDone, find_gpu, sample_units, thread_pool,
+    Config, CountMemory, DEFAULT_SPLIT_DEPTH, Engine, Executor, GPU_EXECUTOR, GPU_EXECUTORS,
+    GpuBackend, GpuOptions, Impossible, MAX_SPLIT_DEPTH, Observer, Options, Plan, PlanHash,
+    Selection, Shape, Simd, Unit, UnitDone, find_gpu, sample_units, thread_pool,
 };
 pub use counter::{Counter, count};
 pub use error::{Error, MAX_THREADS};

@@ -89,7 +89,10 @@ impl Request {
         };
         let memory = self.runner(pool).memory(&plan, job.len())?;
         if memory.chunks_reduced() && !self.quiet {
-            eprintln!("queens: {}", crate::memory::reduced_chunks(&plan, job.len(), &memory));
+            eprintln!(
+                "queens: {}",
+                crate::memory::reduced_chunks(&plan, job.len(), &memory)
+            );
         }
         let Some(path) = self.journal_path(shard) else {
             let journal = None;

@@ -151,8 +151,8 @@ fn scratch_bytes_of(side: u32, per_job: bool, largest: Largest, chunk_log: u32) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::join::{MIN_JOIN_N, Scratch};
     use crate::count::join::scratch::CHUNK_LOG;
+    use crate::count::join::{MIN_JOIN_N, Scratch};
 
     /// The bound a count of n = 28 checks before it starts (issue 38):
     /// at most 8 GiB a thread, so that `count 28 -j 2` starts on a 24 GiB

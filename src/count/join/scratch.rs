@@ -165,7 +165,10 @@ mod tests {
     #[test]
     fn a_scratch_counts_in_the_chunks_it_is_told() {
         let mut scratch = Scratch::default();
-        assert_eq!(scratch.work.chunks, (1 << CHUNK_LOG, 1 << CHUNK_LOG, 1 << CHUNK_LOG));
+        assert_eq!(
+            scratch.work.chunks,
+            (1 << CHUNK_LOG, 1 << CHUNK_LOG, 1 << CHUNK_LOG)
+        );
         for (log, taken) in [(0, MIN_CHUNK_LOG), (24, 24), (40, CHUNK_LOG)] {
             scratch.set_chunk_log(log);
             assert_eq!(scratch.work.chunks, (1 << taken, 1 << taken, 1 << taken));

@@ -141,15 +141,18 @@ mod tests {
         for stage in [Stage::Symmetric, Stage::Reference, Stage::Sliced] {
             for n in [8, 12, 14] {
                 let plan = JoinPlan::new(n, stage).unwrap();
-                let built = plan.bytes() + JoinPlan::table_bytes(n, stage) + plan.scratch_bytes_at(MIN_CHUNK_LOG);
+                let built = plan.bytes()
+                    + JoinPlan::table_bytes(n, stage)
+                    + plan.scratch_bytes_at(MIN_CHUNK_LOG);
                 assert!(JoinPlan::count_bytes_floor(n, stage, 1) <= built, "n = {n}");
             }
         }
         for n in [8, 12, 16] {
             assert!(largest(n, Stage::FixedMiddle).is_none());
             let plan = JoinPlan::new(n, Stage::FixedMiddle).unwrap();
-            let built =
-                plan.bytes() + JoinPlan::table_bytes(n, Stage::FixedMiddle) + plan.scratch_bytes_at(MIN_CHUNK_LOG);
+            let built = plan.bytes()
+                + JoinPlan::table_bytes(n, Stage::FixedMiddle)
+                + plan.scratch_bytes_at(MIN_CHUNK_LOG);
             assert!(JoinPlan::count_bytes_floor(n, Stage::FixedMiddle, 1) <= built);
         }
     }

@@ -231,7 +231,11 @@ mod tests {
                 chunk_log: Some(log),
                 ..fastest
             };
-            assert!(at.total() >= last, "2^{log} words take less than 2^{}", log - 1);
+            assert!(
+                at.total() >= last,
+                "2^{log} words take less than 2^{}",
+                log - 1
+            );
             last = at.total();
             // Past 2^24 words n = 24's scratch is bounded by its largest
             // job's candidates: the larger chunks take the same and win.

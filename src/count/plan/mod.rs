@@ -37,9 +37,9 @@ use crate::{Error, Problem};
 
 pub use self::check::Impossible;
 pub use self::hash::PlanHash;
-pub use self::memory::CountMemory;
 use self::hash::{CONSTELLATIONS_FORMAT, JOIN_FORMAT, MIRROR_FORMAT};
 pub(crate) use self::hash::{PlanHeader, sha256_text};
+pub use self::memory::CountMemory;
 pub(crate) use self::memory::threads_of;
 pub(crate) use self::planner::Planner;
 use self::planner::resolve_split;
