@@ -121,7 +121,7 @@ pub enum Error {
         "{doing} n = {n} with {by} needs about {needed}{parts}; this machine has {available} \
          available",
         needed = crate::human::Bytes(*.needed),
-        parts = memory_parts(*.per_thread, *.threads, *.needed),
+        parts = memory_parts(.parts.as_ref()),
         available = crate::human::Bytes(*.available)
     )]
     Memory {
@@ -133,11 +133,9 @@ pub enum Error {
         by: &'static str,
         /// The estimated need, in bytes.
         needed: u64,
-        /// Of `needed`, what each thread takes (0 where nothing is
-        /// per thread: planning, and the backtracking engines).
-        per_thread: u64,
-        /// The threads the count was asked on (0 for planning).
-        threads: usize,
+        /// What `needed` is made of, for a count: what it takes once,
+        /// a unit counted at once and a thread (`None` for planning).
+        parts: Option<crate::CountMemory>,
         /// The limit, in bytes.
         available: u64,
     },
@@ -354,23 +352,37 @@ impl Error {
     }
 }
 
-/// " (1.3 GiB once and 1.9 GiB a thread on 64 threads)" for a need of
-/// `needed` bytes of which `per_thread` on each of `threads`; nothing
-/// where no part is per thread.
-fn memory_parts(per_thread: u64, threads: usize, needed: u64) -> String {
-    if per_thread == 0 || threads == 0 {
+/// " (1.3 GiB once and 1.9 GiB a thread on 64 threads)" for a count
+/// whose threads each hold a unit, " (1.7 GiB once, 1.1 GiB for the unit
+/// counted at a time and 11 MiB a thread on 2 threads)" for one whose
+/// threads share fewer; nothing where no part is per thread.
+fn memory_parts(parts: Option<&crate::CountMemory>) -> String {
+    let Some(parts) = parts.filter(|p| p.per_thread > 0 && p.threads > 0) else {
         return String::new();
-    }
-    let once = needed.saturating_sub(per_thread * threads as u64);
-    let threads = match threads {
+    };
+    let threads = match parts.threads {
         1 => "1 thread".to_owned(),
         t => format!("{t} threads"),
     };
-    format!(
-        " ({} once and {} a thread on {threads})",
-        crate::human::Bytes(once),
-        crate::human::Bytes(per_thread)
-    )
+    let bytes = crate::human::Bytes;
+    if parts.shared() {
+        let units = match parts.at_once {
+            1 => "the unit".to_owned(),
+            k => format!("each of {k} units"),
+        };
+        format!(
+            " ({} once, {} for {units} counted at a time and {} a thread on {threads})",
+            bytes(parts.once),
+            bytes(parts.per_thread),
+            bytes(parts.per_helper),
+        )
+    } else {
+        format!(
+            " ({} once and {} a thread on {threads})",
+            bytes(parts.once),
+            bytes(parts.per_thread)
+        )
+    }
 }
 
 #[cfg(test)]

@@ -342,16 +342,19 @@ impl Runner<'_> {
                     pool: None,
                     threads: None,
                     chunk_log: memory.chunk_log,
+                    at_once: memory.shared().then_some(memory.at_once),
                 },
                 Workers::Threads(t) => Target::Cpu {
                     pool: None,
                     threads: NonZeroUsize::new(t),
                     chunk_log: memory.chunk_log,
+                    at_once: memory.shared().then_some(memory.at_once),
                 },
                 Workers::Pool(pool) => Target::Cpu {
                     pool: Some(pool),
                     threads: None,
                     chunk_log: memory.chunk_log,
+                    at_once: memory.shared().then_some(memory.at_once),
                 },
             },
             Executor::Gpu => {
@@ -436,8 +439,7 @@ fn refuse_above(
             n,
             by: engine.described(),
             needed: needed.total(),
-            per_thread: needed.per_thread,
-            threads: needed.threads,
+            parts: Some(needed),
             available,
         });
     }

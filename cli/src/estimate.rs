@@ -260,6 +260,9 @@ struct CampaignRecord {
     high_wall_secs: f64,
     /// Bytes a machine needs to count the largest shard on its threads.
     machine_bytes: u64,
+    /// What it needs with its threads sharing units (one at a time for
+    /// every 8 threads) in the join's fastest chunks.
+    shared_machine_bytes: u64,
     /// The least it needs: the join's smallest chunks, more slowly.
     least_machine_bytes: u64,
 }
@@ -308,14 +311,19 @@ impl CampaignRecord {
                 format!("{:.0} MiB", bytes as f64 / f64::from(1u32 << 20))
             }
         };
-        let least = if self.least_machine_bytes < self.machine_bytes {
-            format!(
+        let mut least = String::new();
+        if self.shared_machine_bytes < self.machine_bytes {
+            least += &format!(
+                "; {} with its threads sharing units, as fast but for a little idling",
+                bytes(self.shared_machine_bytes)
+            );
+        }
+        if self.least_machine_bytes < self.shared_machine_bytes.min(self.machine_bytes) {
+            least += &format!(
                 "; at least {}, in smaller chunks, its biggest units slower",
                 bytes(self.least_machine_bytes)
-            )
-        } else {
-            String::new()
-        };
+            );
+        }
         writeln!(
             out,
             "memory           {} a machine ({} threads and the largest shard's units){least}",
@@ -571,6 +579,7 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
                 low_wall_secs: c.wall_seconds_interval.0,
                 high_wall_secs: c.wall_seconds_interval.1,
                 machine_bytes: c.machine_memory,
+                shared_machine_bytes: c.shared_machine_memory,
                 least_machine_bytes: c.least_machine_memory,
             }
         }),

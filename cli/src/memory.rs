@@ -97,24 +97,43 @@ pub fn refusal(err: &queens::Error) -> String {
     }
 }
 
-/// The note of a count whose join takes smaller chunks than its fastest
-/// to fit in memory (`memory` of `units` units, from
-/// [`queens::Runner::memory`]): the
-/// chunks, what they take, what the fastest would, and the price.
+/// The note of a count whose join takes smaller chunks than its fastest,
+/// or fewer units at once than it has threads, to fit in memory (`memory`
+/// of `units` units, from [`queens::Runner::memory`]): how it counts, what
+/// that takes, what one unit a thread in the fastest chunks would, and
+/// the price.
 pub fn reduced_chunks(plan: &queens::Plan, units: usize, memory: &queens::CountMemory) -> String {
     let fastest = Bytes(plan.count_memory(memory.threads, units));
-    let (once, per_thread) = (Bytes(memory.once), Bytes(memory.per_thread));
-    let threads = match memory.threads {
-        1 => "1 thread".to_owned(),
-        t => format!("{t} threads"),
+    let (once, per_unit) = (Bytes(memory.once), Bytes(memory.per_thread));
+    let plural = |k: usize, what: &str| match k {
+        1 => format!("1 {what}"),
+        k => format!("{k} {what}s"),
     };
-    format!(
-        "n = {n} on {threads} counts in chunks of 2^{log} words to fit in memory ({once} once \
-         and {per_thread} a thread; its fastest chunks need {fastest} in all): the same count, \
-         its biggest units slower",
-        n = plan.n(),
-        log = memory.chunk_log.unwrap_or_default(),
-    )
+    let threads = plural(memory.threads, "thread");
+    let log = memory.chunk_log.unwrap_or_default();
+    let price = if memory.chunks_reduced() {
+        "its biggest units slower"
+    } else {
+        "its threads idle a little while a unit's half-boards are made"
+    };
+    if memory.shared() {
+        format!(
+            "n = {n} on {threads} counts {units} at a time, each by all the threads, in chunks \
+             of 2^{log} words to fit in memory ({once} once, {per_unit} a unit and {helper} a \
+             thread; one unit a thread in its fastest chunks needs {fastest} in all): the same \
+             count, {price}",
+            n = plan.n(),
+            units = plural(memory.at_once, "unit"),
+            helper = Bytes(memory.per_helper),
+        )
+    } else {
+        format!(
+            "n = {n} on {threads} counts in chunks of 2^{log} words to fit in memory ({once} once \
+             and {per_unit} a thread; its fastest chunks need {fastest} in all): the same count, \
+             {price}",
+            n = plan.n(),
+        )
+    }
 }
 
 /// The tightest of the limits [`available`] reads.

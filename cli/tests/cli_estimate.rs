@@ -246,8 +246,9 @@ fn a_campaign_is_read_from_the_estimate() {
     assert!(f("wall_secs") >= 4.0 * f("setup_secs"), "{e}");
     assert!(c["machine_bytes"].as_u64().unwrap() > 0, "{e}");
     let least = c["least_machine_bytes"].as_u64().unwrap();
+    let shared = c["shared_machine_bytes"].as_u64().unwrap();
     assert!(
-        least > 0 && least <= c["machine_bytes"].as_u64().unwrap(),
+        least > 0 && least <= shared && shared <= c["machine_bytes"].as_u64().unwrap(),
         "{e}"
     );
     // Without --shards, no campaign.

@@ -161,7 +161,8 @@ fn under_ulimit(kib: u64, args: &[&str], env: &[(&str, &str)], input: &[u8]) -> 
 // minutes (207 s) before its memory was checked. Refused before the plan,
 // the refusal is the only line: the plan of n = 27 (36 s on 2 threads)
 // would have been announced first. (Since issue 50 `count 28 -j 2` takes
-// 3.9 GiB at least, in its smallest chunks, so the machine here has 3 GB.)
+// 2.8 GiB at least, one unit at a time in its smallest chunks, so the
+// machine here has 2.5 GB.)
 #[cfg(unix)]
 #[test]
 fn a_count_too_big_is_refused_before_its_plan_is_built() {
@@ -175,15 +176,16 @@ fn a_count_too_big_is_refused_before_its_plan_is_built() {
     // once the count fits.
     for quiet in [&["-q"][..], &[]] {
         let args = [&["count", "28", "-j", "2"][..], quiet].concat();
-        // The least it takes, in the smallest chunks: 1.7 GiB once and
-        // 1.1 GiB a thread.
-        let assert = with_memory("3000000000", &args).stdout("");
+        // The least it takes, one unit at a time in the smallest chunks:
+        // 1.7 GiB once, 1.1 GiB for the unit and 11 MiB a thread.
+        let assert = with_memory("2500000000", &args).stdout("");
         one_error_line(
             assert,
             2,
             &[
-                "counting n = 28 with the join engine needs about 3.9 GiB",
-                "(1.7 GiB once and 1.1 GiB a thread on 2 threads)",
+                "counting n = 28 with the join engine needs about 2.8 GiB",
+                "(1.7 GiB once, 1.1 GiB for the unit counted at a time and 11 MiB a thread \
+                 on 2 threads)",
             ],
         );
     }
@@ -193,7 +195,7 @@ fn a_count_too_big_is_refused_before_its_plan_is_built() {
         2,
         &[
             "counting n = 26 with the join engine needs about",
-            "MiB a thread on 2 threads",
+            "for the unit counted at a time and 11 MiB a thread on 2 threads",
         ],
     );
 }

@@ -354,6 +354,37 @@ mod tests {
         }
     }
 
+    /// Units counted fewer at a time than there are threads, each by all
+    /// of them ([`CountMemory::shared`]), count what one unit a thread
+    /// counts, every unit once: n = 16 and 17 (its big jobs sieved), one
+    /// and two units at once on three threads.
+    #[test]
+    fn units_shared_by_threads_count_what_one_a_thread_counts() {
+        let pool = run::thread_pool(NonZeroUsize::new(3)).unwrap();
+        for n in [16, 17] {
+            let plan = Plan::new(Shape::new(n, Engine::Join, None), &Config::default()).unwrap();
+            let ids: Vec<u32> = (0..plan.len() as u32).collect();
+            let counts = |at_once| {
+                let target = run::Target::Cpu {
+                    pool: Some(&pool),
+                    threads: None,
+                    chunk_log: None,
+                    at_once,
+                };
+                run::run(&plan, &ids, &target, &|_| Ok(()), &(), None)
+                    .unwrap()
+                    .counts
+            };
+            let alone = counts(None);
+            assert_eq!(alone.len(), ids.len());
+            let total: u128 = alone.iter().map(|&(_, c)| c).sum();
+            assert_eq!(Some(total), crate::known::total(n), "n = {n}");
+            for at_once in [1, 2] {
+                assert_eq!(counts(Some(at_once)), alone, "n = {n}, {at_once} at once");
+            }
+        }
+    }
+
     /// Every unit of the plan of `planner`, counted on two threads.
     fn unit_counts(n: u32, planner: Planner, simd: Simd) -> Vec<(u32, u128)> {
         let options = Options::default().with_simd(simd);

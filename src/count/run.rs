@@ -9,7 +9,7 @@
 //! finished unit: the observer does (draws a bar, appends to a journal).
 
 use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -85,11 +85,14 @@ pub(crate) enum Target<'a> {
     /// A rayon pool: the caller's, else one of `threads` threads (inline on
     /// the calling thread for one, rayon's global pool for `None`).
     /// The join's threads count in chunks of `1 << chunk_log` words
-    /// (`None`: its fastest).
+    /// (`None`: its fastest), `at_once` units at a time, each counted by
+    /// all the threads together (`None`: one unit a thread; see
+    /// [`crate::CountMemory::shared`]).
     Cpu {
         pool: Option<&'a ThreadPool>,
         threads: Option<NonZeroUsize>,
         chunk_log: Option<u32>,
+        at_once: Option<usize>,
     },
     /// An opened GPU, a batch of units a launch.
     Gpu(&'a Gpu),
@@ -177,7 +180,14 @@ pub(crate) fn run(
             pool,
             threads,
             chunk_log,
-        } => on_cpu(plan, &order, (pool, threads, chunk_log), &cancelled, &done)?,
+            at_once,
+        } => on_cpu(
+            plan,
+            &order,
+            (pool, threads, chunk_log, at_once),
+            &cancelled,
+            &done,
+        )?,
         Target::Gpu(gpu) => (
             on_gpu(plan, &order, gpu, &cancelled, &done)?,
             rayon::current_num_threads(),
@@ -196,7 +206,12 @@ pub(crate) fn run(
 fn on_cpu(
     plan: &Plan,
     order: &[u32],
-    (pool, threads, chunk_log): (Option<&ThreadPool>, Option<NonZeroUsize>, Option<u32>),
+    (pool, threads, chunk_log, at_once): (
+        Option<&ThreadPool>,
+        Option<NonZeroUsize>,
+        Option<u32>,
+        Option<usize>,
+    ),
     cancelled: &(dyn Fn() -> bool + Sync),
     done: &(dyn Fn(u32, u128, Duration) -> (u32, u128) + Sync),
 ) -> Result<(Vec<(u32, u128)>, usize), Error> {
@@ -216,6 +231,9 @@ fn on_cpu(
     // 24,310 units then spent an eighth of their time growing fresh
     // buffers and clearing their pages.
     let in_parallel = || -> Vec<(u32, u128)> {
+        if let Some(at_once) = at_once.filter(|&k| k < rayon::current_num_threads()) {
+            return shared(order, at_once, chunk_log, &count_one);
+        }
         let scratches: Vec<Mutex<Scratch>> = (0..rayon::current_num_threads())
             .map(|_| Mutex::new(Scratch::in_chunks(chunk_log)))
             .collect();
@@ -249,6 +267,42 @@ fn on_cpu(
             (pool.install(in_parallel), pool.current_num_threads())
         }
     })
+}
+
+/// Counts one unit on a scratch: `(id, count)`, or `None` where the count
+/// was stopped first.
+type CountOne<'a> = dyn Fn(&mut Scratch, u32) -> Option<(u32, u128)> + Sync + 'a;
+
+/// Units `order` counted `at_once` at a time, on as many scratches, by
+/// all the current pool's threads: `at_once` tasks take the units in
+/// order, one after another, and each unit's buckets are counted by
+/// whichever threads are free ([`Scratch::shared`]). `(id, count)` of
+/// those that ran.
+fn shared(
+    order: &[u32],
+    at_once: usize,
+    chunk_log: Option<u32>,
+    count_one: &CountOne<'_>,
+) -> Vec<(u32, u128)> {
+    let next = AtomicUsize::new(0);
+    let counts = Mutex::new(Vec::with_capacity(order.len()));
+    rayon::scope(|scope| {
+        for _ in 0..at_once {
+            scope.spawn(|_| {
+                let mut scratch = Scratch::in_chunks(chunk_log).shared();
+                while let Some(&id) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let Some(done) = count_one(&mut scratch, id) else {
+                        break;
+                    };
+                    counts
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .push(done);
+                }
+            });
+        }
+    });
+    counts.into_inner().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Units `order` of a backtracking plan (the constellations or the mirror

@@ -18,6 +18,8 @@ use std::num::NonZeroU32;
 
 use super::Estimate;
 use crate::Plan;
+use crate::count::join::scratch::{CHUNK_LOG, MIN_CHUNK_LOG};
+use crate::count::plan::fewest_at_once;
 use crate::shard::Assignment;
 
 /// What a campaign of shards is projected to take.
@@ -59,10 +61,16 @@ pub struct Campaign {
     /// [`threads`](Self::threads) threads ([`Plan::count_memory`]), in the
     /// join's fastest chunks.
     pub machine_memory: u64,
-    /// The least a machine needs for it: the join's smallest chunks, its
-    /// biggest units slower ([`Plan::count_memory_in`]). A machine with
-    /// more than this and less than [`machine_memory`](Self::machine_memory)
-    /// counts in the largest chunks that fit.
+    /// What a machine needs for it in the join's fastest chunks with its
+    /// threads sharing units, one unit at a time for every 8 threads
+    /// ([`CountMemory::shared`](crate::CountMemory::shared)): each unit as
+    /// fast, the threads idle a little while one is made.
+    pub shared_machine_memory: u64,
+    /// The least a machine needs for it: the join's smallest chunks, one
+    /// unit at a time for every 8 threads, its biggest units slower
+    /// ([`Plan::count_memory_in`]). A machine with more than this and less
+    /// than [`machine_memory`](Self::machine_memory) counts in the largest
+    /// chunks that fit.
     pub least_machine_memory: u64,
 }
 
@@ -138,7 +146,12 @@ pub fn campaign(
         wall_seconds: makespan(1.0),
         wall_seconds_interval: (makespan(low), makespan(high)),
         machine_memory: plan.count_memory(threads, biggest),
-        least_machine_memory: plan.count_memory_in(threads, biggest, Some(0)).total(),
+        shared_machine_memory: plan
+            .count_memory_at(threads, biggest, CHUNK_LOG, fewest_at_once(threads))
+            .total(),
+        least_machine_memory: plan
+            .count_memory_at(threads, biggest, MIN_CHUNK_LOG, fewest_at_once(threads))
+            .total(),
     }
 }
 

@@ -88,7 +88,7 @@ impl Request {
             None => plan.select_all(),
         };
         let memory = self.runner(pool).memory(&plan, job.len())?;
-        if memory.chunks_reduced() && !self.quiet {
+        if (memory.chunks_reduced() || memory.shared()) && !self.quiet {
             eprintln!(
                 "queens: {}",
                 crate::memory::reduced_chunks(&plan, job.len(), &memory)

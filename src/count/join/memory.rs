@@ -102,6 +102,14 @@ impl JoinPlan {
     }
 }
 
+impl JoinPlan {
+    /// The bytes a thread holds to count its share of a job another
+    /// thread holds ([`Scratch::set_shared`](super::Scratch::set_shared)):
+    /// a matcher's tables for at most [`PIECE`] words, as in
+    /// [`chunk_bytes`], and its smallest vectors.
+    pub const HELPER_BYTES: u64 = PIECE as u64 * 44 + SCRATCH_FLOOR;
+}
+
 /// Bytes a plan keeps per job: its row set and its cost.
 const JOB_BYTES: u64 = (size_of::<u32>() + size_of::<u64>()) as u64;
 /// Bytes of a plan's family list, at most `n / 2 + 1` entries.

@@ -475,6 +475,40 @@ mod tests {
         );
     }
 
+    /// A job whose buckets the pool's threads share counts what it counts
+    /// on one thread: the costliest jobs of n = 20 and 21 (whose sieves
+    /// take 4 to 7 cuts), the deepest sieve, on pools of 2 and 3 threads,
+    /// and in small chunks, where the buckets are shared chunk by chunk.
+    #[test]
+    fn a_job_shared_by_threads_counts_what_one_thread_counts() {
+        for n in [20, 21] {
+            let plan = JoinPlan::new(n, Stage::FixedMiddle).unwrap();
+            let mut ids: Vec<u32> = (0..plan.len() as u32).collect();
+            ids.sort_by_key(|&id| std::cmp::Reverse(plan.cost(id)));
+            let mut alone = Scratch::default();
+            alone.set_max_cuts(sieve::MAX_CUTS);
+            for &id in &ids[..3] {
+                let job = plan.job(id);
+                let want = plan.run_job(&job, &mut alone);
+                for (threads, chunks) in [(2, None), (3, None), (3, Some(5000))] {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap();
+                    let mut shared = match chunks {
+                        Some(words) => Scratch::chunked(words, 1 << 20, 40_000),
+                        None => Scratch::default(),
+                    };
+                    shared.set_max_cuts(sieve::MAX_CUTS);
+                    shared.set_shared(true);
+                    let got = pool.install(|| plan.run_job(&job, &mut shared));
+                    assert_eq!(got, want, "n = {n}, job {id}, {threads} threads");
+                    assert!(shared.work.sieve.helped_counts > 0, "n = {n}, job {id}");
+                }
+            }
+        }
+    }
+
     /// The deepest sieve (up to 18 cut bits, the default from n = 23)
     /// counts what the shallow one of n <= 22 counts, on the costliest jobs
     /// of n = 21 and 22, where the deep one takes more than 6 cuts.

@@ -113,6 +113,16 @@ impl Scratch {
         self.work.chunks = (words, words, words);
     }
 
+    /// Let the other threads of the current rayon pool count this
+    /// scratch's jobs with the thread that runs them from now on
+    /// (`shared`), or not: for a count that holds fewer jobs at once than
+    /// it has threads, so that a job's words are held once however many
+    /// threads count them. Its sieve's buckets are shared out; the rest of
+    /// a job stays on its thread.
+    pub fn set_shared(&mut self, shared: bool) {
+        self.work.sieve.set_shared(shared);
+    }
+
     /// Let each job's sieve take at most `cuts` cut bits from now on.
     pub fn set_max_cuts(&mut self, cuts: usize) {
         self.work.sieve.set_max_cuts(cuts);

@@ -24,7 +24,10 @@
 //! n = 18 that leaves at most 30 of the 34 window bits, so six chunks of
 //! five instead of seven.
 
+use std::cell::RefCell;
 use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
 
 use super::matcher::{CHUNK, PIECE, SlicedMatcher, TAG};
 use crate::cpu::Features;
@@ -96,6 +99,9 @@ pub struct Sieve {
     /// What its counts did, for profiles; timed only where `timed`.
     pub(super) tally: Tally,
     pub(super) timed: bool,
+    /// Whether the pool's other threads count this job's buckets too
+    /// ([`Sieve::set_shared`]).
+    helped: bool,
     /// How many cuts the last count took (0: the plain matcher), for the
     /// tests to see that the sieve was used.
     #[cfg(test)]
@@ -110,6 +116,9 @@ pub struct Sieve {
     /// How many asks ranked their cuts greedily, likewise.
     #[cfg(test)]
     pub(super) ranked_greedily: usize,
+    /// How many counts shared their buckets out, likewise.
+    #[cfg(test)]
+    pub(super) helped_counts: usize,
 }
 
 impl Default for Sieve {
@@ -127,6 +136,7 @@ impl Default for Sieve {
             asked: None,
             tally: Tally::default(),
             timed: false,
+            helped: false,
             #[cfg(test)]
             last_cuts: 0,
             #[cfg(test)]
@@ -135,6 +145,8 @@ impl Default for Sieve {
             stored_by_weight: 0,
             #[cfg(test)]
             ranked_greedily: 0,
+            #[cfg(test)]
+            helped_counts: 0,
         }
     }
 }
@@ -156,6 +168,16 @@ impl Sieve {
     /// Take at most `cuts` cut bits (1 to [`MAX_CUTS`]) from now on.
     pub fn set_max_cuts(&mut self, cuts: usize) {
         self.max_cuts = cuts.clamp(1, MAX_CUTS);
+    }
+
+    /// Let the other threads of the current rayon pool count the buckets
+    /// of this sieve's jobs from now on (`shared`), each on its own
+    /// matcher, or not: for a count that holds fewer jobs at once than it
+    /// has threads, so that each job's stored words are held once and its
+    /// threads still all count. The rest of a job (making its half-boards,
+    /// bucketing them: 2 to 7% of a big unit's time) stays on one thread.
+    pub fn set_shared(&mut self, shared: bool) {
+        self.helped = shared;
     }
 
     /// Take the loops `features` allow from now on.
@@ -361,37 +383,103 @@ impl Sieve {
         if let Some(started) = started {
             self.tally.sieving += started.elapsed();
         }
-        let queries_at = &asked.at;
-        let mut total = 0;
-        for bucket in 0..1usize << k {
-            let bucket_words = &self.stored[stored_at[bucket]..stored_at[bucket + 1]];
-            // The tables of a piece of the bucket at a time (one, but
-            // for the rare bucket of more than `PIECE` words).
-            for words in bucket_words.chunks(PIECE) {
-                let started = self.timed.then(Instant::now);
-                self.matcher.build(words, squeeze.bits);
-                if let Some(started) = started {
-                    self.tally.building += started.elapsed();
-                }
-                // Every query group whose cut bits are a subset of
-                // `bucket`, gathered so the tables are built once.
-                let mut group = bucket;
-                loop {
-                    let qs = &self.queries[queries_at[group]..queries_at[group + 1]];
-                    if !qs.is_empty() {
-                        self.tally.tested += (words.len() * qs.len()) as u128;
-                        total += self.matcher.count_built(qs);
-                    }
-                    if group == 0 {
-                        break;
-                    }
-                    group = (group - 1) & bucket;
-                }
+        let buckets = Buckets {
+            stored: (&self.stored, &stored_at),
+            queries: (&self.queries, &asked.at),
+            bits: squeeze.bits,
+        };
+        if self.helped && rayon::current_num_threads() > 1 {
+            #[cfg(test)]
+            {
+                self.helped_counts += 1;
             }
+            let features = self.features;
+            let (total, tested) = (0..1usize << k)
+                .into_par_iter()
+                .with_min_len(SHARED_MIN_BUCKETS)
+                .map(|bucket| {
+                    HELPER.with_borrow_mut(|matcher| {
+                        matcher.features = features;
+                        buckets.count(bucket, matcher, None)
+                    })
+                })
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            self.tally.tested += tested;
+            return total;
         }
+        let (mut total, mut tested) = (0, 0);
+        let mut building = self.timed.then_some(&mut self.tally.building);
+        for bucket in 0..1usize << k {
+            let (pairs, tests) = buckets.count(bucket, &mut self.matcher, building.as_deref_mut());
+            total += pairs;
+            tested += tests;
+        }
+        self.tally.tested += tested;
         total
     }
 }
+
+/// A stored chunk and the asked queries, both bucketed on the same cuts:
+/// each side's words in order of bucket and where each bucket starts.
+struct Buckets<'a> {
+    stored: (&'a [u64], &'a [usize]),
+    queries: (&'a [u64], &'a [usize]),
+    /// The bits the matcher reads.
+    bits: u32,
+}
+
+impl Buckets<'_> {
+    /// The weighted pairs of stored bucket `bucket` and every query group
+    /// whose cut bits are a subset of its index, on `matcher`, and how
+    /// many pairs that tested; the time building tables added to
+    /// `building` where given.
+    fn count(
+        &self,
+        bucket: usize,
+        matcher: &mut SlicedMatcher,
+        mut building: Option<&mut Duration>,
+    ) -> (u64, u128) {
+        let (stored, stored_at) = self.stored;
+        let (queries, queries_at) = self.queries;
+        let bucket_words = &stored[stored_at[bucket]..stored_at[bucket + 1]];
+        let (mut total, mut tested) = (0, 0);
+        // The tables of a piece of the bucket at a time (one, but for the
+        // rare bucket of more than `PIECE` words).
+        for words in bucket_words.chunks(PIECE) {
+            let started = building.is_some().then(Instant::now);
+            matcher.build(words, self.bits);
+            if let (Some(building), Some(started)) = (building.as_deref_mut(), started) {
+                *building += started.elapsed();
+            }
+            // Every query group whose cut bits are a subset of `bucket`,
+            // gathered so the tables are built once.
+            let mut group = bucket;
+            loop {
+                let qs = &queries[queries_at[group]..queries_at[group + 1]];
+                if !qs.is_empty() {
+                    tested += (words.len() * qs.len()) as u128;
+                    total += matcher.count_built(qs);
+                }
+                if group == 0 {
+                    break;
+                }
+                group = (group - 1) & bucket;
+            }
+        }
+        (total, tested)
+    }
+}
+
+thread_local! {
+    /// The matcher a thread counts shared jobs' buckets on
+    /// ([`Sieve::set_shared`]): one a thread, whichever job the bucket
+    /// is of, grown to the largest piece it built ([`PIECE`] words at most).
+    static HELPER: RefCell<SlicedMatcher> = RefCell::default();
+}
+
+/// The fewest buckets of a shared job one task counts: a bucket takes
+/// microseconds, and a chunk of 2^27 stored words has 2^18 of them.
+const SHARED_MIN_BUCKETS: usize = 16;
 
 impl Sieve {
     /// [`Sieve::count_with`] on the light sieve's cuts `cuts`, the asked

@@ -84,18 +84,32 @@ impl Plan {
                 (count as u64 * size_of::<WorkUnit>() as u64, count, 0)
             }
             Planner::Join(stage) => {
+                let once = JoinPlan::count_bytes_floor(n, stage, 0);
                 let one = JoinPlan::count_bytes_floor(n, stage, 1);
-                let two = JoinPlan::count_bytes_floor(n, stage, 2);
-                (one - (two - one), JoinPlan::jobs_in(n, stage), two - one)
+                (once, JoinPlan::jobs_in(n, stage), one - once)
             }
         };
         let records = units.unwrap_or(all) as u64 * RECORD_BYTES;
-        let chunk_log = (planner.stage().is_some()).then_some(MIN_CHUNK_LOG);
-        Ok(CountMemory {
-            once: plan + records,
-            per_thread: counting,
-            threads,
-            chunk_log,
+        let once = plan + records;
+        Ok(match planner.stage() {
+            // The least the join takes: one unit at a time, in its
+            // smallest chunks, all the threads counting it.
+            Some(_) => CountMemory {
+                once,
+                per_thread: counting,
+                threads,
+                at_once: 1.min(threads),
+                per_helper: JoinPlan::HELPER_BYTES,
+                chunk_log: Some(MIN_CHUNK_LOG),
+            },
+            None => CountMemory {
+                once,
+                per_thread: 0,
+                threads,
+                at_once: threads,
+                per_helper: 0,
+                chunk_log: None,
+            },
         })
     }
 
@@ -124,10 +138,53 @@ impl Plan {
     /// once and on each thread, where it must fit in `limit` bytes
     /// (`None`: anywhere): the join counts in the largest chunks that fit
     /// (2^27 words down to 2^22: the same count, the biggest units of
-    /// n = 26 to 28 slower in smaller ones), or, where none fits, the
-    /// smallest, which is then what it needs.
+    /// n = 26 to 28 slower in smaller ones) one unit a thread, or as many
+    /// units at once as fit in them (one for every 8 threads at least),
+    /// each counted by all the threads ([`CountMemory::shared`]); where
+    /// nothing fits, one unit at a time in the smallest chunks, which is
+    /// then what it needs.
     #[must_use]
     pub fn count_memory_in(&self, threads: usize, units: usize, limit: Option<u64>) -> CountMemory {
+        let at = |chunk_log, at_once| self.count_memory_at(threads, units, chunk_log, at_once);
+        let fits = |memory: &CountMemory| limit.is_none_or(|limit| memory.total() <= limit);
+        let fewest = fewest_at_once(threads);
+        for log in (MIN_CHUNK_LOG..=CHUNK_LOG).rev() {
+            let all = at(log, threads);
+            if fits(&all) || all.chunk_log.is_none() {
+                return all;
+            }
+            // Fewer units at once than threads, but only where enough are
+            // at once that the parts of a unit one thread does (making its
+            // half-boards and bucketing them) leave the others something
+            // to count.
+            if let Some(limit) = limit
+                && threads > 1
+            {
+                let one = at(log, 1);
+                let room = limit.saturating_sub(one.total() - one.per_thread);
+                let most = (room / one.per_thread.max(1)) as usize;
+                if most >= fewest {
+                    return at(log, most.min(threads - 1));
+                }
+            }
+        }
+        // Nothing fits as asked: the least a count can take, one unit at a
+        // time in the smallest chunks, which is then what it needs.
+        at(MIN_CHUNK_LOG, 1)
+    }
+
+    /// What a count of `units` of its units takes on `threads` threads,
+    /// `at_once` units at a time (at most `threads`; fewer: each counted by
+    /// all the threads) in the join's chunks of `1 << chunk_log` words
+    /// (the other engines: one unit a thread, no chunks).
+    #[must_use]
+    pub fn count_memory_at(
+        &self,
+        threads: usize,
+        units: usize,
+        chunk_log: u32,
+        at_once: usize,
+    ) -> CountMemory {
         let plan = match &self.body {
             Body::Mirror { units, .. } => (units.capacity() * size_of::<WorkUnit>()) as u64,
             Body::Join(join) => join.bytes(),
@@ -140,23 +197,35 @@ impl Plan {
                 once,
                 per_thread: 0,
                 threads,
+                at_once: threads,
+                per_helper: 0,
                 chunk_log: None,
             };
         };
-        let once = once + JoinPlan::table_bytes(self.n, stage);
-        let at = |chunk_log| CountMemory {
-            once,
+        let chunk_log = chunk_log.clamp(MIN_CHUNK_LOG, CHUNK_LOG);
+        CountMemory {
+            once: once + JoinPlan::table_bytes(self.n, stage),
             per_thread: join.scratch_bytes_at(chunk_log),
             threads,
+            at_once: at_once.clamp(1.min(threads), threads),
+            per_helper: JoinPlan::HELPER_BYTES,
             chunk_log: Some(chunk_log),
-        };
-        (MIN_CHUNK_LOG..=CHUNK_LOG)
-            .rev()
-            .map(at)
-            .find(|memory| limit.is_none_or(|limit| memory.total() <= limit))
-            .unwrap_or_else(|| at(MIN_CHUNK_LOG))
+        }
     }
 }
+
+/// The fewest units a count on `threads` threads holds at once where it
+/// shares them out ([`CountMemory::shared`]): one for every
+/// [`SHARED_PER_UNIT`] threads.
+#[must_use]
+pub(crate) fn fewest_at_once(threads: usize) -> usize {
+    threads.div_ceil(SHARED_PER_UNIT).max(1)
+}
+
+/// The most threads one unit counted at a time is shared by where a
+/// count holds fewer units at once than it has threads
+/// ([`CountMemory::at_once`]).
+pub(crate) const SHARED_PER_UNIT: usize = 8;
 
 /// What a count takes in memory: what the process holds once (the plan,
 /// the runner's records, the join's whole tables) and what each thread
@@ -167,26 +236,46 @@ impl Plan {
 pub struct CountMemory {
     /// Bytes held once, whatever the threads.
     pub once: u64,
-    /// Bytes each thread holds.
+    /// Bytes each unit counted at once holds (its thread's buffers).
     pub per_thread: u64,
     /// The threads.
     pub threads: usize,
+    /// How many units are counted at once: one a thread, or fewer where
+    /// that many would not fit even in the join's smaller chunks; then
+    /// all the threads count each of them together
+    /// ([`shared`](Self::shared)).
+    pub at_once: usize,
+    /// Bytes each thread holds besides to count its share of units it
+    /// does not hold, where they are [`shared`](Self::shared).
+    pub per_helper: u64,
     /// The join's chunks, `1 << chunk_log` words a side at most
     /// (`None` for the other engines).
     pub chunk_log: Option<u32>,
 }
 
 impl CountMemory {
-    /// All of it: once, and each thread's.
+    /// All of it: once, each unit's at once, and each thread's.
     #[must_use]
     pub fn total(&self) -> u64 {
-        self.once + self.threads as u64 * self.per_thread
+        let helpers = if self.shared() {
+            self.threads as u64 * self.per_helper
+        } else {
+            0
+        };
+        self.once + self.at_once as u64 * self.per_thread + helpers
     }
 
     /// Whether the join counts in chunks smaller than its fastest, to fit.
     #[must_use]
     pub fn chunks_reduced(&self) -> bool {
         self.chunk_log.is_some_and(|log| log < CHUNK_LOG)
+    }
+
+    /// Whether fewer units are counted at once than there are threads,
+    /// to fit: each by all the threads together.
+    #[must_use]
+    pub fn shared(&self) -> bool {
+        self.at_once < self.threads
     }
 }
 
@@ -238,20 +327,66 @@ mod tests {
             );
             last = at.total();
             // Past 2^24 words n = 24's scratch is bounded by its largest
-            // job's candidates: the larger chunks take the same and win.
+            // job's candidates: the larger chunks take the same and win;
+            // below, fewer units at once in larger chunks may fit.
             let chosen = plan.count_memory_in(threads, units, Some(at.total()));
-            assert_eq!(chosen.total(), at.total(), "2^{log}");
+            assert!(chosen.total() <= at.total(), "2^{log}");
             assert!(chosen.chunk_log >= Some(log), "2^{log}");
+            assert!(chosen.shared() || chosen.total() == at.total(), "2^{log}");
+            // Just short of it: smaller chunks, or fewer units at once.
             let below = plan.count_memory_in(threads, units, Some(at.total() - 1));
-            if log == MIN_CHUNK_LOG {
-                assert_eq!(below, at);
-            } else {
-                assert!(below.total() < at.total() && below.chunk_log < Some(log));
-            }
+            assert!(below.total() < at.total(), "2^{log}");
+            assert!(
+                below.chunk_log < Some(log) || below.shared(),
+                "2^{log}: {below:?}"
+            );
         }
         let smallest = plan.count_memory_in(threads, units, Some(0));
         assert!(smallest.total() < fastest.total() && smallest.chunks_reduced());
+        assert_eq!(
+            (smallest.at_once, smallest.chunk_log),
+            (1, Some(MIN_CHUNK_LOG))
+        );
         let floor = Plan::count_memory_floor_parts(plan.shape(), threads, Some(units)).unwrap();
-        assert_eq!(floor, plan.count_memory_in(threads, units, Some(0)));
+        assert_eq!(floor, smallest);
+    }
+
+    /// Where a unit a thread does not fit in the fastest chunks, a count
+    /// on many threads holds fewer units at once, each counted by all the
+    /// threads, before it takes smaller chunks; but never fewer than one
+    /// for every [`SHARED_PER_UNIT`] threads, and each thread then holds
+    /// what helping takes.
+    #[test]
+    fn a_count_short_of_room_shares_its_units_before_it_takes_smaller_chunks() {
+        let plan = Plan::new(Shape::new(24, Engine::Join, None), &Config::default()).unwrap();
+        let (threads, units) = (16, plan.len());
+        let fastest = plan.count_memory_in(threads, units, None);
+        assert_eq!((fastest.at_once, fastest.shared()), (threads, false));
+        let helpers = threads as u64 * fastest.per_helper;
+        assert!(fastest.per_helper > 0);
+        for at_once in [2, 5, 15] {
+            let limit = fastest.once + at_once as u64 * fastest.per_thread + helpers;
+            let memory = plan.count_memory_in(threads, units, Some(limit));
+            assert_eq!(
+                (memory.at_once, memory.chunk_log, memory.total()),
+                (at_once, Some(CHUNK_LOG), limit),
+                "{at_once} at once"
+            );
+            assert!(memory.shared() && !memory.chunks_reduced());
+            // One byte less: one unit less at once, or smaller chunks
+            // where that would be fewer than one for 8 threads.
+            let less = plan.count_memory_in(threads, units, Some(limit - 1));
+            if at_once > 2 {
+                assert_eq!(less.at_once, at_once - 1);
+            } else {
+                assert!(less.chunks_reduced(), "{less:?}");
+            }
+        }
+        // No sharing on one thread: the smallest chunks, refused above.
+        let one = plan.count_memory_in(1, units, Some(fastest.once));
+        assert_eq!(
+            (one.at_once, one.shared(), one.total()),
+            (1, false, one.once + one.per_thread)
+        );
     }
 }

@@ -40,6 +40,7 @@ pub use self::hash::PlanHash;
 use self::hash::{CONSTELLATIONS_FORMAT, JOIN_FORMAT, MIRROR_FORMAT};
 pub(crate) use self::hash::{PlanHeader, sha256_text};
 pub use self::memory::CountMemory;
+pub(crate) use self::memory::fewest_at_once;
 pub(crate) use self::memory::threads_of;
 pub(crate) use self::planner::Planner;
 use self::planner::resolve_split;
@@ -107,6 +108,13 @@ impl Scratch {
             scratch.join.set_chunk_log(log);
         }
         scratch
+    }
+
+    /// The same scratch, its join's units counted by all the pool's
+    /// threads ([`CountMemory::shared`]).
+    pub(crate) fn shared(mut self) -> Self {
+        self.join.set_shared(true);
+        self
     }
 }
 
@@ -511,8 +519,7 @@ fn refuse_planning(n: u32, planner: Planner, needed: u64, config: &Config) -> Re
             n,
             by: planner.described(),
             needed,
-            per_thread: 0,
-            threads: 0,
+            parts: None,
             available,
         }),
         _ => Ok(()),
