@@ -65,6 +65,32 @@ fn a_count_short_of_room_takes_smaller_chunks_and_counts_the_same() {
     assert!(!said.contains("chunks"), "{said}");
 }
 
+// See: issue 50, item 2: before it takes smaller chunks, a count whose
+// threads cannot each hold a unit holds fewer at once, each counted by all
+// the threads, says so, and counts the same. Three units of n = 24 on two
+// threads take 1.2 GB one a thread and 0.64 GB one at a time.
+#[test]
+fn a_count_short_of_room_shares_its_units_and_counts_the_same() {
+    let args = ["count", "24", "--units", "0,1000,5000", "-j", "2", "--json"];
+    let roomy = with_memory("none", &args).success();
+    let tight = with_memory("800000000", &args).success();
+    let (roomy, tight) = (roomy.get_output(), tight.get_output());
+    let record = |out: &[u8]| -> serde_json::Value { serde_json::from_slice(out).unwrap() };
+    let (roomy_record, tight_record) = (record(&roomy.stdout), record(&tight.stdout));
+    assert_eq!(tight_record["solutions"], roomy_record["solutions"]);
+    assert_eq!(tight_record["units"], roomy_record["units"]);
+    let said = String::from_utf8(tight.stderr.clone()).unwrap();
+    assert!(
+        said.contains(
+            "queens: n = 24 on 2 threads counts 1 unit at a time, each by all the threads, in \
+             chunks of 2^27 words to fit in memory"
+        ) && said.contains("one unit a thread in its fastest chunks needs"),
+        "{said}"
+    );
+    let said = String::from_utf8(roomy.stderr.clone()).unwrap();
+    assert!(!said.contains("at a time"), "{said}");
+}
+
 #[test]
 fn a_plan_too_big_is_refused_and_plans_need_no_tables() {
     let assert = with_memory("1000", &["plan", "24", "--json"]).stdout("");

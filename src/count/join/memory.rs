@@ -177,6 +177,28 @@ mod tests {
         }
     }
 
+    /// n = 28 on machines of 2 GiB a core (issue 50): a unit in the
+    /// fastest chunks takes under 6 GiB, so 64 threads on 128 GiB hold 21
+    /// units at once (8 are enough) beside the plan and the runner's
+    /// records (under 2 GiB: 1.7) and each thread's helper; on 2 threads
+    /// 4 GiB hold one unit in chunks of 2^26; one a thread takes 1.53 GiB
+    /// in chunks of 2^24. From the pinned sizes: no plan is built.
+    #[test]
+    fn n_28_fits_machines_of_2_gib_a_core() {
+        const GIB: f64 = (1u64 << 30) as f64;
+        let (n, stage) = (28, Stage::FixedMiddle);
+        let largest = sizes::largest(n, stage).expect("n = 28's largest job is pinned");
+        let side = side(&Geometry::new(n), None);
+        let unit = |log| scratch_bytes_of(side, true, largest, log) as f64 / GIB;
+        let once = JoinPlan::count_bytes_floor(n, stage, 0) as f64 / GIB;
+        let helper = JoinPlan::HELPER_BYTES as f64 / GIB;
+        assert!((5.5..6.0).contains(&unit(CHUNK_LOG)), "{}", unit(CHUNK_LOG));
+        assert!(2.0 + 21.0 * unit(CHUNK_LOG) + 64.0 * helper <= 128.0);
+        assert!(once < 0.5 && helper < 0.02, "{once} {helper}");
+        assert!(unit(26) + 2.0 * helper <= 3.5, "{}", unit(26));
+        assert!((1.5..1.6).contains(&unit(24)), "{}", unit(24));
+    }
+
     /// What a plan says it takes against what its vectors hold, after
     /// every job ran on one scratch: the plan and the tables exactly, the
     /// scratch within [`SCRATCH_PER_CANDIDATE`] per candidate and not
