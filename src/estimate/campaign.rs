@@ -131,6 +131,17 @@ pub fn campaign(
         free.into_iter().fold(0.0, f64::max)
     };
     let biggest = units.iter().copied().max().unwrap_or(0);
+    // Sharing units costs each thread a matcher's tables: on small
+    // boards, more than one unit a thread takes.
+    let memory = |chunk_log, at_once| {
+        plan.count_memory_at(threads, biggest, chunk_log, at_once)
+            .total()
+    };
+    let machine_memory = plan.count_memory(threads, biggest);
+    let shared_machine_memory = memory(CHUNK_LOG, fewest_at_once(threads)).min(machine_memory);
+    let least_machine_memory = memory(MIN_CHUNK_LOG, fewest_at_once(threads))
+        .min(memory(MIN_CHUNK_LOG, threads))
+        .min(shared_machine_memory);
     Campaign {
         shards: shards.get(),
         machines: machines.get(),
@@ -145,13 +156,9 @@ pub fn campaign(
         setup_seconds,
         wall_seconds: makespan(1.0),
         wall_seconds_interval: (makespan(low), makespan(high)),
-        machine_memory: plan.count_memory(threads, biggest),
-        shared_machine_memory: plan
-            .count_memory_at(threads, biggest, CHUNK_LOG, fewest_at_once(threads))
-            .total(),
-        least_machine_memory: plan
-            .count_memory_at(threads, biggest, MIN_CHUNK_LOG, fewest_at_once(threads))
-            .total(),
+        machine_memory,
+        shared_machine_memory,
+        least_machine_memory,
     }
 }
 

@@ -93,15 +93,24 @@ impl Plan {
         let once = plan + records;
         Ok(match planner.stage() {
             // The least the join takes: one unit at a time, in its
-            // smallest chunks, all the threads counting it.
-            Some(_) => CountMemory {
-                once,
-                per_thread: counting,
-                threads,
-                at_once: 1.min(threads),
-                per_helper: JoinPlan::HELPER_BYTES,
-                chunk_log: Some(MIN_CHUNK_LOG),
-            },
+            // smallest chunks, all the threads counting it, or one a
+            // thread where that is less (units smaller than a helper's
+            // tables), as `count_memory_in` takes.
+            Some(_) => {
+                let one = CountMemory {
+                    once,
+                    per_thread: counting,
+                    threads,
+                    at_once: 1.min(threads),
+                    per_helper: JoinPlan::HELPER_BYTES,
+                    chunk_log: Some(MIN_CHUNK_LOG),
+                };
+                let all = CountMemory {
+                    at_once: threads,
+                    ..one
+                };
+                if all.total() <= one.total() { all } else { one }
+            }
             None => CountMemory {
                 once,
                 per_thread: 0,
@@ -169,8 +178,11 @@ impl Plan {
             }
         }
         // Nothing fits as asked: the least a count can take, one unit at a
-        // time in the smallest chunks, which is then what it needs.
-        at(MIN_CHUNK_LOG, 1)
+        // time in the smallest chunks (or one a thread, on boards whose
+        // units take less than a helper's tables), which is then what it
+        // needs.
+        let (one, all) = (at(MIN_CHUNK_LOG, 1), at(MIN_CHUNK_LOG, threads));
+        if all.total() <= one.total() { all } else { one }
     }
 
     /// What a count of `units` of its units takes on `threads` threads,
