@@ -261,14 +261,17 @@ impl Runner<'_> {
     }
 
     /// What counting `units` of `plan` on this runner's threads takes in
-    /// memory, in the largest chunks that fit in the plan's memory limit
-    /// ([`Plan::count_memory_in`]): the join counts the biggest units of
-    /// n = 26 to 28 in smaller chunks (more slowly) where its fastest
-    /// would not fit ([`CountMemory::chunks_reduced`]), and
-    /// [`count`](Self::count) takes these.
+    /// memory, as it fits in the plan's memory limit
+    /// ([`Plan::count_memory_in`]): where one unit a thread in the join's
+    /// fastest chunks would not fit, its threads share fewer units at once
+    /// ([`CountMemory::shared`]), and where not even that fits, it counts
+    /// the biggest units of n = 26 to 28 in smaller chunks, more slowly
+    /// ([`CountMemory::chunks_reduced`]); [`count`](Self::count) takes
+    /// these.
     ///
     /// # Errors
-    /// [`Error::Memory`] when even the smallest chunks are above the limit.
+    /// [`Error::Memory`] when even one unit at a time in the smallest
+    /// chunks is above the limit.
     pub fn memory(&self, plan: &Plan, units: usize) -> Result<CountMemory, Error> {
         let limit = plan.config().memory_limit;
         let memory = plan.count_memory_in(self.thread_total(), units, limit);
