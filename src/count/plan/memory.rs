@@ -111,14 +111,7 @@ impl Plan {
                 };
                 if all.total() <= one.total() { all } else { one }
             }
-            None => CountMemory {
-                once,
-                per_thread: 0,
-                threads,
-                at_once: threads,
-                per_helper: 0,
-                chunk_log: None,
-            },
+            None => CountMemory::once(once, threads),
         })
     }
 
@@ -205,14 +198,7 @@ impl Plan {
         };
         let once = plan + units as u64 * RECORD_BYTES;
         let (Body::Join(join), Some(stage)) = (&self.body, self.planner.stage()) else {
-            return CountMemory {
-                once,
-                per_thread: 0,
-                threads,
-                at_once: threads,
-                per_helper: 0,
-                chunk_log: None,
-            };
+            return CountMemory::once(once, threads);
         };
         let chunk_log = chunk_log.clamp(MIN_CHUNK_LOG, CHUNK_LOG);
         CountMemory {
@@ -266,6 +252,19 @@ pub struct CountMemory {
 }
 
 impl CountMemory {
+    /// A count that takes `once` bytes and nothing a thread (the
+    /// backtracking engines) on `threads` threads.
+    fn once(once: u64, threads: usize) -> Self {
+        Self {
+            once,
+            per_thread: 0,
+            threads,
+            at_once: threads,
+            per_helper: 0,
+            chunk_log: None,
+        }
+    }
+
     /// All of it: once, each unit's at once, and each thread's.
     #[must_use]
     pub fn total(&self) -> u64 {
