@@ -4,7 +4,8 @@
 //!
 //! | variable                    | effect                                          |
 //! |-----------------------------|-------------------------------------------------|
-//! | `QUEENS_NO_AVX512`          | the join's portable matcher and pairing loops   |
+//! | `QUEENS_NO_AVX512`          | the join's matcher and pairing loops without it |
+//! | `QUEENS_NO_AVX2`            | ... and without AVX2: the portable ones         |
 //! | `QUEENS_NO_PEXT`            | the join sieve without `pext`                   |
 //! | `QUEENS_PORTABLE`           | every loop portable, as on a CPU other than x86 |
 //! | `QUEENS_SIEVE_CUTS`         | the most cut bits of a join job's sieve (1-18)  |
@@ -44,6 +45,7 @@ fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Result<Options, UsageErr
         Simd::AUTO
     };
     simd.avx512 &= !on("QUEENS_NO_AVX512");
+    simd.avx2 &= !on("QUEENS_NO_AVX2");
     simd.pext &= !on("QUEENS_NO_PEXT");
     let mut gpu = GpuOptions::default();
     gpu.depth = number(&var, "QUEENS_GPU_DEPTH", 1, 30)?.and_then(NonZeroU32::new);
@@ -189,13 +191,20 @@ mod tests {
     fn only_a_value_other_than_0_turns_a_fast_path_off() {
         // See: issue 20 (`QUEENS_NO_AVX512=0` turned AVX-512 off).
         for off in ["", "0"] {
-            let o = options(&[("QUEENS_NO_AVX512", off), ("QUEENS_NO_PEXT", off)]).unwrap();
+            let vars = [
+                ("QUEENS_NO_AVX512", off),
+                ("QUEENS_NO_AVX2", off),
+                ("QUEENS_NO_PEXT", off),
+            ];
+            let o = options(&vars).unwrap();
             assert_eq!(o.simd, Simd::AUTO, "{off:?}");
         }
         let o = options(&[("QUEENS_NO_AVX512", "1"), ("QUEENS_NO_PEXT", "yes")]).unwrap();
         assert!(!o.simd.avx512 && !o.simd.pext && o.simd.bit_instructions);
         let o = options(&[("QUEENS_NO_PEXT", "1")]).unwrap();
-        assert!(o.simd.avx512 && !o.simd.pext);
+        assert!(o.simd.avx512 && o.simd.avx2 && !o.simd.pext);
+        let o = options(&[("QUEENS_NO_AVX2", "1")]).unwrap();
+        assert!(o.simd.avx512 && !o.simd.avx2 && o.simd.pext);
         assert_eq!(
             options(&[("QUEENS_PORTABLE", "1")]).unwrap().simd,
             Simd::PORTABLE

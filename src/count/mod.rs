@@ -416,11 +416,22 @@ mod tests {
             } else {
                 4..=12
             };
+            // The AVX2 loops too, where the CPU has AVX-512 as well.
+            let no_avx512 = Simd {
+                avx512: false,
+                ..Simd::AUTO
+            };
             for n in sizes {
+                let portable = unit_counts(n, planner, Simd::PORTABLE);
                 assert_eq!(
                     unit_counts(n, planner, Simd::AUTO),
-                    unit_counts(n, planner, Simd::PORTABLE),
+                    portable,
                     "n = {n}, {planner:?}"
+                );
+                assert_eq!(
+                    unit_counts(n, planner, no_avx512),
+                    portable,
+                    "n = {n}, {planner:?}, without AVX-512"
                 );
             }
         }

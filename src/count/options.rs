@@ -3,9 +3,8 @@
 //! Every knob that used to be an environment variable read deep inside
 //! the engines lives here, passed in through [`crate::Config`]: the
 //! library reads no environment variable. The CLI maps the documented
-//! variables (`QUEENS_NO_AVX512`, `QUEENS_NO_PEXT`, `QUEENS_SIEVE_CUTS`,
-//! `QUEENS_GPU_*`) onto
-//! this value. None of these changes a count or a plan's hash.
+//! variables (`QUEENS_NO_AVX512`, `QUEENS_NO_AVX2`, `QUEENS_NO_PEXT`,
+//! `QUEENS_SIEVE_CUTS`, `QUEENS_GPU_*`) onto this value. None of these changes a count or a plan's hash.
 
 use std::num::NonZeroU32;
 

@@ -215,7 +215,7 @@ enum Built {
 mod simd {
     use super::count_sliced;
     #[cfg(target_arch = "x86_64")]
-    use super::{count_avx128, count_avx256, count_avx512, count_popcnt};
+    use super::{count_avx2, count_avx128, count_avx256, count_avx512, count_popcnt};
     use crate::cpu::Features;
 
     pub fn count<const L: usize>(
@@ -240,6 +240,13 @@ mod simd {
                     _ => count_popcnt(cast::<L, 1>(table), queries, chunks),
                 }
             };
+        }
+        #[cfg(target_arch = "x86_64")]
+        if features.avx2() {
+            #[allow(unsafe_code)]
+            // SAFETY: `features.avx2()` is true only where the CPU has AVX2
+            // and POPCNT, all that `count_avx2` enables (see `crate::cpu`).
+            return unsafe { count_avx2::<L>(table, queries, chunks) };
         }
         count_sliced::<L>(table, queries, chunks)
     }
@@ -405,6 +412,129 @@ fn count_popcnt(table: &[[u64; 1]], queries: &[u64], chunks: usize) -> u64 {
     count_sliced::<1>(table, queries, chunks)
 }
 
+/// The loop for CPUs with AVX2 but not AVX-512, for blocks of 256 and 512
+/// lanes (one or two 256-bit ANDs per chunk); narrower blocks take the
+/// portable loop compiled with the hardware `popcnt`.
+///
+/// AVX2 has no vector popcount, and the portable loop's one `popcnt` per
+/// 64 lanes costs a move out of the vector for each. So the lanes are
+/// counted by nibbles in the vector (`vpshufb` looks up each nibble's
+/// bits, at most 8 a byte), both blocks' counts added byte by byte, and
+/// the bytes summed into the four 64-bit lanes by `vpsadbw`, shifted by
+/// the query's weight tag and added, as the AVX-512 loop does.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn count_avx2<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usize) -> u64 {
+    if !L.is_multiple_of(4) {
+        return count_sliced::<L>(table, queries, chunks);
+    }
+    match chunks {
+        1 => count_avx2_fixed::<L, 1>(table, queries),
+        2 => count_avx2_fixed::<L, 2>(table, queries),
+        3 => count_avx2_fixed::<L, 3>(table, queries),
+        4 => count_avx2_fixed::<L, 4>(table, queries),
+        5 => count_avx2_fixed::<L, 5>(table, queries),
+        6 => count_avx2_fixed::<L, 6>(table, queries),
+        7 => count_avx2_fixed::<L, 7>(table, queries),
+        8 => count_avx2_fixed::<L, 8>(table, queries),
+        9 => count_avx2_fixed::<L, 9>(table, queries),
+        10 => count_avx2_fixed::<L, 10>(table, queries),
+        11 => count_avx2_fixed::<L, 11>(table, queries),
+        _ => unreachable!("a window of at most 2 * (28 - 1) bits has at most 11 chunks"),
+    }
+}
+
+/// [`count_avx2`] for `C` chunks and blocks of `64 * L` lanes, `L` 4 or 8.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+fn count_avx2_fixed<const L: usize, const C: usize>(table: &[[u64; L]], queries: &[u64]) -> u64 {
+    use std::arch::x86_64::{
+        __m256i, _mm_cvtsi32_si128, _mm256_add_epi8, _mm256_add_epi64, _mm256_and_si256,
+        _mm256_loadu_si256, _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setr_epi8,
+        _mm256_setzero_si256, _mm256_shuffle_epi8, _mm256_sll_epi64, _mm256_srli_epi16,
+        _mm256_storeu_si256,
+    };
+    // The 256-bit part `part` of an entry.
+    let load = |entry: &[u64; L], part: usize| -> __m256i {
+        let quarter: &[u64] = &entry[4 * part..4 * part + 4];
+        // SAFETY: `quarter` is 4 words, 32 readable bytes; the load is
+        // unaligned.
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm256_loadu_si256(quarter.as_ptr().cast())
+        }
+    };
+    let bits = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let nibble = _mm256_set1_epi8(0x0f);
+    // Each byte's set bits, 0 to 8.
+    let count = |v: __m256i| -> __m256i {
+        let low = _mm256_shuffle_epi8(bits, _mm256_and_si256(v, nibble));
+        let high = _mm256_shuffle_epi8(bits, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
+        _mm256_add_epi8(low, high)
+    };
+    let reduce = |sum: __m256i| -> u64 {
+        let mut lanes = [0u64; 4];
+        // SAFETY: `lanes` is 32 writable bytes.
+        #[allow(unsafe_code)]
+        unsafe {
+            _mm256_storeu_si256(lanes.as_mut_ptr().cast(), sum);
+        }
+        lanes.iter().sum::<u64>()
+    };
+    let zero = _mm256_setzero_si256();
+    let indices = |q: u64| -> [usize; C] {
+        std::array::from_fn(|chunk| {
+            chunk * ENTRIES + ((q >> (CHUNK as usize * chunk)) & (ENTRIES as u64 - 1)) as usize
+        })
+    };
+    let mut total = 0u64;
+    // Two blocks per pass over the queries: each query's chunk indices are
+    // worked out once for both. A byte's count is at most 8 per part and
+    // block: 32 for both blocks of two parts, well below 256.
+    let mut twos = table.chunks_exact(2 * C * ENTRIES);
+    for two in &mut twos {
+        let (first, second) = two.split_at(C * ENTRIES);
+        let mut sum = zero;
+        for &q in queries {
+            let at = indices(q);
+            let mut bytes = zero;
+            for part in 0..L / 4 {
+                let mut a = load(&first[at[0]], part);
+                let mut b = load(&second[at[0]], part);
+                for &index in &at[1..] {
+                    a = _mm256_and_si256(a, load(&first[index], part));
+                    b = _mm256_and_si256(b, load(&second[index], part));
+                }
+                bytes = _mm256_add_epi8(bytes, _mm256_add_epi8(count(a), count(b)));
+            }
+            let shift = _mm_cvtsi32_si128((q >> TAG) as i32);
+            sum = _mm256_add_epi64(sum, _mm256_sll_epi64(_mm256_sad_epu8(bytes, zero), shift));
+        }
+        total += reduce(sum);
+    }
+    for block in twos.remainder().chunks_exact(C * ENTRIES) {
+        let mut sum = zero;
+        for &q in queries {
+            let at = indices(q);
+            let mut bytes = zero;
+            for part in 0..L / 4 {
+                let mut a = load(&block[at[0]], part);
+                for &index in &at[1..] {
+                    a = _mm256_and_si256(a, load(&block[index], part));
+                }
+                bytes = _mm256_add_epi8(bytes, count(a));
+            }
+            let shift = _mm_cvtsi32_si128((q >> TAG) as i32);
+            sum = _mm256_add_epi64(sum, _mm256_sll_epi64(_mm256_sad_epu8(bytes, zero), shift));
+        }
+        total += reduce(sum);
+    }
+    total
+}
+
 /// Fills `table` with the chunk tables of every block of `stored`.
 ///
 /// Entry `U` of a chunk has lane `k` set iff word `k` has none of the
@@ -548,6 +678,9 @@ pub(crate) fn path(features: Features) -> &'static str {
     if cfg!(target_arch = "x86_64") && features.avx512() {
         return "avx512";
     }
+    if cfg!(target_arch = "x86_64") && features.avx2() {
+        return "avx2";
+    }
     "portable"
 }
 
@@ -583,16 +716,50 @@ mod tests {
 
     #[test]
     fn sliced_equals_naive_at_block_edges() {
-        let mut m = SlicedMatcher::default();
-        let edges = [0, 1, 23, 24, 63, 64, 65, 128, 129, 511, 512, 513, 1100];
+        // The CPU's loops, its AVX2 ones where it has AVX-512 too, and the
+        // portable ones.
+        let no_avx512 = crate::Simd {
+            avx512: false,
+            ..crate::Simd::AUTO
+        };
+        for features in [
+            Features::detect(),
+            Features::allowed(no_avx512),
+            Features::PORTABLE,
+        ] {
+            matches_naive_at_block_edges(features);
+        }
+    }
+
+    fn matches_naive_at_block_edges(features: Features) {
+        let mut m = SlicedMatcher {
+            features,
+            ..SlicedMatcher::default()
+        };
+        let edges = [
+            0, 1, 23, 24, 63, 64, 65, 128, 129, 255, 256, 257, 511, 512, 513, 1100,
+        ];
         // And past a piece of tables: the rest counted on its own tables.
         for len in edges.into_iter().chain([PIECE + 70]) {
-            let stored = words(len, 7 + len as u64, 34);
-            let mut queries: Vec<u64> =
-                words(50, 99, 34).into_iter().map(|q| query(q, 4)).collect();
-            queries.push(0); // the all-zero query matches every stored word, no padding
-            let want = count_naive(&stored, &queries);
-            assert_eq!(m.count(&stored, &queries, 34), want, "{len} stored words");
+            // One chunk, seven, and the most a board has (11).
+            for bits in [4, 34, 54] {
+                let seed = 7 + len as u64 + u64::from(bits);
+                let stored = words(len, seed, bits);
+                // Every weight, so that each tag's shift counts.
+                let mut queries: Vec<u64> = (words(50, 99, bits).into_iter().enumerate())
+                    .map(|(i, q)| query(q, 1 << (i % 4)))
+                    .collect();
+                queries.push(0); // the all-zero query matches every stored word, no padding
+                if len > PIECE {
+                    queries.truncate(5);
+                }
+                let want = count_naive(&stored, &queries);
+                assert_eq!(
+                    m.count(&stored, &queries, bits),
+                    want,
+                    "{len} stored words of {bits} bits, {features:?}"
+                );
+            }
         }
     }
 }
