@@ -522,7 +522,6 @@ mod avx2 {
         };
         let zero = _mm256_setzero_si256();
         let tag_bit = _mm256_set1_epi64x(1 << TAG);
-        let pack: [__m256i; 16] = std::array::from_fn(|kept| load_i32(&PACK[kept]));
         let start = out.len();
         let room = out.spare_capacity_mut();
         assert!(room.len() >= tops.len() * len + 4);
@@ -551,7 +550,7 @@ mod avx2 {
                 let lanes = len - 4 * at;
                 let valid = if lanes >= 4 { 15 } else { (1 << lanes) - 1 };
                 let mask = _mm256_movemask_pd(_mm256_castsi256_pd(keep)) as usize & valid;
-                let packed = _mm256_permutevar8x32_epi32(word, pack[mask]);
+                let packed = _mm256_permutevar8x32_epi32(word, load_i32(&PACK[mask]));
                 // At most one word per candidate is kept before this store,
                 // so its 4 words fall within the room asserted above.
                 let to = &mut room[kept..kept + 4];
