@@ -378,7 +378,7 @@ pub fn pair_group(
     #[cfg(target_arch = "x86_64")]
     if buffers.features.avx2() {
         // SAFETY: `features.avx2()` is true only where the CPU has every
-        // feature `pair_avx2` enables (see `crate::cpu`).
+        // feature `avx2::pair_group` enables (see `crate::cpu`).
         #[allow(unsafe_code)]
         unsafe {
             avx2::pair_group(frame, tops, bottoms, mirror, out, &mut buffers.parts);
@@ -404,9 +404,10 @@ fn bottom_parts(frame: Frame, bottoms: &[Piece], parts: &mut Parts) {
 
 /// [`pair_group`] one candidate at a time, without a branch on the
 /// candidates: every candidate's word is written to the spare room past
-/// `out`'s end, which moves on by one only for a word that is kept (a
-/// test per candidate is one the CPU cannot predict: 0.4 of the time at
-/// n = 18 without AVX-512).
+/// `out`'s end, which moves on by one only for a word that is kept. (With
+/// a branch per candidate, which the CPU cannot predict, and each bottom's
+/// part worked out for every top, the pairing took 0.39 of n = 18's time
+/// on a core without AVX-512.)
 fn pair_portable(
     frame: Frame,
     tops: &[Piece],
