@@ -261,8 +261,8 @@ mod simd {
         count_sliced::<L>(table, queries, chunks)
     }
 
-    /// [`count_naive`](super::count_naive), with AVX-512 where the CPU
-    /// has it, for sets too small for tables.
+    /// [`count_naive`](super::count_naive), with AVX-512 or AVX2 where
+    /// the CPU has them, for sets too small for tables.
     pub fn count_small(features: Features, stored: &[u64], queries: &[u64]) -> u64 {
         #[cfg(not(target_arch = "x86_64"))]
         let _ = features;
