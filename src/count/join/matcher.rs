@@ -133,11 +133,7 @@ impl SlicedMatcher {
     pub fn build(&mut self, stored: &[u64], bits: u32) {
         let chunks = bits.div_ceil(CHUNK) as usize;
         self.built_len = stored.len();
-        let small = if cfg!(target_arch = "x86_64") && self.features.avx512() {
-            SMALL_AVX512 + 1
-        } else {
-            SMALL
-        };
+        let small = small_below(self.features);
         self.built = match stored.len() {
             len if len < small => {
                 self.small.clear();
@@ -200,6 +196,15 @@ impl SlicedMatcher {
                 chunks,
             ),
         }
+    }
+}
+
+/// The fewest stored words that get tables on a CPU with `features`.
+fn small_below(features: Features) -> usize {
+    if cfg!(target_arch = "x86_64") && features.avx512() {
+        SMALL_AVX512 + 1
+    } else {
+        SMALL
     }
 }
 
@@ -862,19 +867,23 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn sliced_equals_naive_at_block_edges() {
-        // The CPU's loops, its AVX2 ones where it has AVX-512 too, and the
-        // portable ones.
+    /// The CPU's loops, its AVX2 ones where it has AVX-512 too, and the
+    /// portable ones.
+    fn every_loop() -> [Features; 3] {
         let no_avx512 = crate::Simd {
             avx512: false,
             ..crate::Simd::AUTO
         };
-        for features in [
+        [
             Features::detect(),
             Features::allowed(no_avx512),
             Features::PORTABLE,
-        ] {
+        ]
+    }
+
+    #[test]
+    fn sliced_equals_naive_at_block_edges() {
+        for features in every_loop() {
             matches_naive_at_block_edges(features);
         }
     }
@@ -883,21 +892,13 @@ mod tests {
     fn any_run_of_a_small_set_counts_as_the_naive_loop_does() {
         // The light sieve counts runs of the stored words it built; those
         // of a set with tables count their whole blocks.
-        let no_avx512 = crate::Simd {
-            avx512: false,
-            ..crate::Simd::AUTO
-        };
-        for features in [
-            Features::detect(),
-            Features::allowed(no_avx512),
-            Features::PORTABLE,
-        ] {
+        for features in every_loop() {
             let mut m = SlicedMatcher {
                 features,
                 ..SlicedMatcher::default()
             };
-            let small = |len| len < SMALL || (features.avx512() && len <= SMALL_AVX512);
-            for len in [1, 9, 23, 40, 64].into_iter().filter(|&len| small(len)) {
+            let small = small_below(features);
+            for len in [1, 9, 23, 40, 64].into_iter().filter(|&len| len < small) {
                 let stored = words(len, 3 + len as u64, 34);
                 let queries: Vec<u64> = (words(30, 5, 34).into_iter().enumerate())
                     .map(|(i, q)| query(q, 1 << (i % 4)))
