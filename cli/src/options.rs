@@ -9,6 +9,7 @@
 //! | `QUEENS_NO_PEXT`            | the join sieve without `pext`                   |
 //! | `QUEENS_PORTABLE`           | every loop portable, as on a CPU other than x86 |
 //! | `QUEENS_SIEVE_CUTS`         | the most cut bits of a join job's sieve (1-18)  |
+//! | `QUEENS_SIEVE_SPLIT`        | bits ordering each sieve bucket (0-3, 0: none)  |
 //! | `QUEENS_GPU_DEPTH`          | rows a GPU task fixes (1 to 30)                 |
 //! | `QUEENS_GPU_BATCHES`        | launches a GPU count is cut into (1 to 100000)  |
 //! | `QUEENS_GPU_BLOCK`          | GPU threads per block (32 to 1024, times 32)    |
@@ -58,10 +59,12 @@ fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Result<Options, UsageErr
     }
     gpu.dynamic_stride = on("QUEENS_GPU_DYNAMIC_STRIDE");
     let cuts = number(&var, "QUEENS_SIEVE_CUTS", 1, Options::MAX_SIEVE_CUTS)?;
+    let split = number(&var, "QUEENS_SIEVE_SPLIT", 0, Options::MAX_SIEVE_SPLIT)?;
     Ok(Options::default()
         .with_simd(simd)
         .with_gpu(gpu)
-        .with_sieve_cuts(cuts))
+        .with_sieve_cuts(cuts)
+        .with_sieve_split(split))
 }
 
 /// Whether a switch's value turns it on: anything but unset, empty or `0`.
@@ -227,6 +230,23 @@ mod tests {
             .to_string();
         assert!(
             err.contains("QUEENS_SIEVE_CUTS=19") && err.contains("from 1 to 18"),
+            "{err}"
+        );
+    }
+
+    /// The sieve's split takes 0 (none) to 3 bits, and nothing past them.
+    #[test]
+    fn sieve_split_takes_none_to_three_bits() {
+        assert_eq!(Options::MAX_SIEVE_SPLIT, 3);
+        let o = options(&[("QUEENS_SIEVE_SPLIT", "0")]).unwrap();
+        assert_eq!(o.sieve_split, Some(0));
+        let o = options(&[("QUEENS_SIEVE_SPLIT", "3")]).unwrap();
+        assert_eq!(o.sieve_split, Some(3));
+        let err = options(&[("QUEENS_SIEVE_SPLIT", "4")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("QUEENS_SIEVE_SPLIT=4") && err.contains("from 0 to 3"),
             "{err}"
         );
     }

@@ -4,7 +4,7 @@
 //! the engines lives here, passed in through [`crate::Config`]: the
 //! library reads no environment variable. The CLI maps the documented
 //! variables (`QUEENS_NO_AVX512`, `QUEENS_NO_AVX2`, `QUEENS_NO_PEXT`,
-//! `QUEENS_SIEVE_CUTS`, `QUEENS_GPU_*`) onto this value. None of these changes a count or a plan's hash.
+//! `QUEENS_SIEVE_CUTS`, `QUEENS_SIEVE_SPLIT`, `QUEENS_GPU_*`) onto this value. None of these changes a count or a plan's hash.
 
 use std::num::NonZeroU32;
 
@@ -23,12 +23,20 @@ pub struct Options {
     /// [`Options::MAX_SIEVE_CUTS`]); `None`: the default measured for the
     /// board size.
     pub sieve_cuts: Option<u32>,
+    /// How many bits past the cuts order the words within each of a join
+    /// job's sieve buckets (0 to [`Options::MAX_SIEVE_SPLIT`], 0: none);
+    /// `None`: the default measured for the board size.
+    pub sieve_split: Option<u32>,
 }
 
 impl Options {
     /// The most cut bits any join job's sieve takes: a larger
     /// [`sieve_cuts`](Self::sieve_cuts) counts as this.
     pub const MAX_SIEVE_CUTS: u32 = crate::count::join::sieve::MAX_CUTS as u32;
+
+    /// The most split bits a join job's sieve takes: a larger
+    /// [`sieve_split`](Self::sieve_split) counts as this.
+    pub const MAX_SIEVE_SPLIT: u32 = crate::count::join::sieve::MAX_SPLIT as u32;
 
     /// These options with `simd`.
     #[must_use]
@@ -48,6 +56,16 @@ impl Options {
     pub fn with_sieve_cuts(self, cuts: Option<u32>) -> Self {
         Self {
             sieve_cuts: cuts,
+            ..self
+        }
+    }
+
+    /// These options with `split` sieve split bits (`None`: the measured
+    /// default).
+    #[must_use]
+    pub fn with_sieve_split(self, split: Option<u32>) -> Self {
+        Self {
+            sieve_split: split,
             ..self
         }
     }

@@ -228,6 +228,21 @@ impl JoinPlan {
         }
     }
 
+    /// How many bits past the cuts order each sieve bucket by default for
+    /// this board size ([`sieve::DEFAULT_SPLIT`] where the sieve takes
+    /// [`sieve::MAX_CUTS`], none to n = 22). Measured alone, one after the
+    /// other, on samples of units (`QUEENS_SIEVE_SPLIT`, against 0): n = 27
+    /// 0.91, n = 24 0.87, n = 22 0.96, n = 20 1.03
+    /// (results/amd-epyc-2c/2026-11-29-sieve-split.txt).
+    #[must_use]
+    pub fn sieve_split(&self) -> usize {
+        if self.geo.n <= 22 {
+            0
+        } else {
+            sieve::DEFAULT_SPLIT
+        }
+    }
+
     /// How many jobs the plan has; their ids are `0..len()`.
     #[must_use]
     pub fn len(&self) -> usize {

@@ -128,6 +128,12 @@ impl Scratch {
         self.work.sieve.set_max_cuts(cuts);
     }
 
+    /// Let each job's sieve order its buckets on `split` more bits from now
+    /// on (0: not at all).
+    pub fn set_split(&mut self, split: usize) {
+        self.work.sieve.set_split(split);
+    }
+
     /// What the jobs run on this scratch did so far (their half-boards
     /// and pairs tested; where the time went only if [`Self::set_timed`]).
     #[must_use]

@@ -14,6 +14,14 @@
 //! least). `k = 0` is the plain matcher. The result never depends on the
 //! cuts: only which pairs get tested does.
 //!
+//! Within a bucket, each side's words are ordered on a few more bits (the
+//! next ranked, [`DEFAULT_SPLIT`] of them from n = 23), which stay in the
+//! words: a query then meets only the part of a big bucket whose words
+//! lack its bits of those ([`SPLITS`]). Most pairs are tested in the
+//! biggest buckets (those that lack most cuts, met by the most query
+//! groups), and this spares about a fifth of their 512-word blocks where
+//! more cuts would make the small buckets smaller still.
+//!
 //! Jobs too small for that to pay (fewer than [`MIN_SIDE`] words on a side)
 //! take the light sieve ([`light`]) where the CPU has AVX-512: at most two
 //! cuts, each side sorted on them as it is squeezed.
@@ -71,6 +79,15 @@ pub const DEFAULT_CUTS: usize = 6;
 /// average in a stored chunk of 2^27 words. (A cut value is a `u32`.)
 pub const MAX_CUTS: usize = 18;
 
+/// How many bits past the cuts order each side within its buckets by
+/// default (see [`Buckets::count`]).
+pub const DEFAULT_SPLIT: usize = 2;
+/// The most such bits.
+pub const MAX_SPLIT: usize = 3;
+/// Stored buckets of at most this many words meet each query group whole:
+/// one 512-word block, which no split can shorten.
+const WHOLE: usize = 512;
+
 /// Jobs with fewer stored words or queries than this are not sieved.
 const MIN_SIDE: usize = 4096;
 /// Words per side sampled to rank the bits.
@@ -89,6 +106,9 @@ pub struct Sieve {
     shared: Vec<u64>,
     /// The most cut bits a job may take ([`DEFAULT_CUTS`] unless set).
     max_cuts: usize,
+    /// How many bits past the cuts order the words within a bucket
+    /// ([`DEFAULT_SPLIT`] unless set).
+    split: usize,
     /// The loops it may take (the CPU's, by default).
     features: Features,
     /// The share of a job's pairs [`rank_greedily`] may sample
@@ -131,6 +151,7 @@ impl Default for Sieve {
             query_cuts: Vec::new(),
             shared: Vec::new(),
             max_cuts: DEFAULT_CUTS,
+            split: DEFAULT_SPLIT,
             features: Features::default(),
             greedy_share: GREEDY_SHARE,
             asked: None,
@@ -168,6 +189,12 @@ impl Sieve {
     /// Take at most `cuts` cut bits (1 to [`MAX_CUTS`]) from now on.
     pub fn set_max_cuts(&mut self, cuts: usize) {
         self.max_cuts = cuts.clamp(1, MAX_CUTS);
+    }
+
+    /// Order each bucket on `split` more bits (0 to [`MAX_SPLIT`]) from
+    /// now on (0: not at all).
+    pub fn set_split(&mut self, split: usize) {
+        self.split = split.min(MAX_SPLIT);
     }
 
     /// Let the other threads of the current rayon pool count the buckets
@@ -243,13 +270,24 @@ impl Sieve {
         // only that many bits are ranked and read.
         let most = ((sample.len() / 512).ilog2() as usize).min(self.max_cuts);
         let greedy = (self.greedy_share, &mut self.shared);
-        let mut ranked = rank_bits((sample, queries, bits), most, greedy);
+        let split = self.split;
+        let ranked = rank_bits((sample, queries, bits), most + split, greedy);
         #[cfg(test)]
         if greedy_sample(sample.len(), queries.len(), self.greedy_share).is_some() {
             self.ranked_greedily += 1;
         }
-        cut_values(sample, &ranked, &mut self.stored_cuts, self.features);
-        cut_values(queries, &ranked, &mut self.query_cuts, self.features);
+        cut_values(
+            sample,
+            &ranked[..most],
+            &mut self.stored_cuts,
+            self.features,
+        );
+        cut_values(
+            queries,
+            &ranked[..most],
+            &mut self.query_cuts,
+            self.features,
+        );
         let mut stored_by = vec![0u64; 1 << most];
         self.stored_cuts
             .iter()
@@ -283,19 +321,27 @@ impl Sieve {
         let cuts = ranked[..k].iter().fold(0u64, |m, &t| m | 1 << t);
         let squeeze = Squeeze::new(live & !cuts, bits, self.features);
         let mask = (1u32 << k) - 1;
+        // The next best bits order each bucket's words (the best of them
+        // the highest bit of the order): they stay in the words.
+        let extras: Vec<u32> = ranked[k..ranked.len().min(k + split)]
+            .iter()
+            .rev()
+            .copied()
+            .collect();
+        let m = extras.len();
+        add_extras(queries, &mut self.query_cuts, (&extras, k), None);
         let at = squeeze.bucket(
-            (queries, &self.query_cuts, 1 << k),
+            (queries, &self.query_cuts, 1 << (k + m)),
             &mut self.queries,
-            |v| v & mask,
+            |v| (v & mask) << m | v >> k,
         );
         if let Some(started) = started {
             self.tally.sieving += started.elapsed();
         }
         // Later chunks of stored words read only the cuts taken.
-        ranked.truncate(k);
         self.asked = Some(Asked {
             squeeze,
-            cuts: Cuts::Ranked(ranked, k),
+            cuts: Cuts::Ranked(ranked[..k].to_vec(), extras),
             at,
         });
     }
@@ -356,7 +402,7 @@ impl Sieve {
             return 0;
         }
         let squeeze = asked.squeeze;
-        let (ranked, k) = match &asked.cuts {
+        let (ranked, extras) = match &asked.cuts {
             Cuts::None => {
                 self.tally.tested += (stored.len() * self.queries.len()) as u128;
                 squeeze.copy(stored, &mut self.stored);
@@ -367,19 +413,26 @@ impl Sieve {
             Cuts::Light(cuts, queries_at) => {
                 return self.count_lightly(stored, squeeze, *cuts, queries_at);
             }
-            Cuts::Ranked(ranked, k) => (ranked, k),
+            Cuts::Ranked(ranked, extras) => (ranked, extras),
         };
         let started = self.timed.then(Instant::now);
-        let k = *k;
+        let (k, m) = (ranked.len(), extras.len());
         let mask = (1u32 << k) - 1;
         if !cut {
             cut_values(stored, ranked, &mut self.stored_cuts, self.features);
         }
         debug_assert_eq!(self.stored_cuts.len(), stored.len());
-        let stored_at =
-            squeeze.bucket((stored, &self.stored_cuts, 1 << k), &mut self.stored, |v| {
-                !v & mask
-            });
+        add_extras(
+            stored,
+            &mut self.stored_cuts,
+            (extras, k),
+            Some(SPLITS[m].place),
+        );
+        let stored_at = squeeze.bucket(
+            (stored, &self.stored_cuts, 1 << (k + m)),
+            &mut self.stored,
+            |v| (!v & mask) << m | v >> k,
+        );
         if let Some(started) = started {
             self.tally.sieving += started.elapsed();
         }
@@ -387,6 +440,7 @@ impl Sieve {
             stored: (&self.stored, &stored_at),
             queries: (&self.queries, &asked.at),
             bits: squeeze.bits,
+            split: m,
         };
         if self.helped && rayon::current_num_threads() > 1 {
             #[cfg(test)]
@@ -419,20 +473,72 @@ impl Sieve {
     }
 }
 
-/// A stored chunk and the asked queries, both bucketed on the same cuts:
-/// each side's words in order of bucket and where each bucket starts.
+/// A stored chunk and the asked queries, both bucketed on the same cuts
+/// and, within a bucket, on `split` more bits ([`SPLITS`]): each side's
+/// words in order of bucket and then of split value (the queries) or of
+/// its place in the split's order (the stored words), and where each
+/// (bucket, value or place) starts, at `bucket << split | value`.
 struct Buckets<'a> {
     stored: (&'a [u64], &'a [usize]),
     queries: (&'a [u64], &'a [usize]),
     /// The bits the matcher reads.
     bits: u32,
+    /// The bits past the cuts that order each bucket.
+    split: usize,
 }
+
+/// How a bucket's words are split on `m` more bits: where the stored
+/// words of each split value go, and which places a query of each split
+/// value meets.
+struct Split {
+    /// The place in a bucket of the stored words of each split value.
+    place: &'static [u8],
+    /// For a query of each split value `e`, the places it is counted
+    /// against: every value with none of `e`'s bits lies there (one, two:
+    /// exactly those; three: one more place for three of the eight). The
+    /// others there share a split bit with the query, which stays in the
+    /// words, so they never count.
+    meets: &'static [(u8, u8)],
+}
+
+/// The split on each number of bits, 0 to [`MAX_SPLIT`].
+const SPLITS: [Split; MAX_SPLIT + 1] = [
+    Split {
+        place: &[0],
+        meets: &[(0, 1)],
+    },
+    Split {
+        place: &[0, 1],
+        meets: &[(0, 2), (0, 1)],
+    },
+    Split {
+        place: &[1, 0, 2, 3],
+        meets: &[(0, 4), (1, 3), (0, 2), (1, 2)],
+    },
+    Split {
+        place: &[2, 1, 3, 0, 4, 5, 6, 7],
+        meets: &[
+            (0, 8),
+            (2, 7),
+            (1, 6),
+            (2, 5),
+            (0, 4),
+            (2, 4),
+            (1, 3),
+            (2, 3),
+        ],
+    },
+];
 
 impl Buckets<'_> {
     /// The weighted pairs of stored bucket `bucket` and every query group
     /// whose cut bits are a subset of its index, on `matcher`, and how
     /// many pairs that tested; the time building tables added to
     /// `building` where given.
+    ///
+    /// Within a bucket big enough, a query of split value `e` meets only
+    /// the stored words of the places [`SPLITS`] gives it (in whole
+    /// blocks): it can only match those with none of its split bits.
     fn count(
         &self,
         bucket: usize,
@@ -441,11 +547,15 @@ impl Buckets<'_> {
     ) -> (u64, u128) {
         let (stored, stored_at) = self.stored;
         let (queries, queries_at) = self.queries;
-        let bucket_words = &stored[stored_at[bucket]..stored_at[bucket + 1]];
+        let m = self.split;
+        let values = 1usize << m;
+        let places = &stored_at[bucket << m..=(bucket + 1) << m];
+        let bucket_words = &stored[places[0]..places[values]];
+        let whole = m == 0 || bucket_words.len() <= WHOLE;
         let (mut total, mut tested) = (0, 0);
         // The tables of a piece of the bucket at a time (one, but for the
         // rare bucket of more than `PIECE` words).
-        for words in bucket_words.chunks(PIECE) {
+        for (start, words) in (0..).step_by(PIECE).zip(bucket_words.chunks(PIECE)) {
             let started = building.is_some().then(Instant::now);
             matcher.build(words, self.bits);
             if let (Some(building), Some(started)) = (building.as_deref_mut(), started) {
@@ -455,10 +565,24 @@ impl Buckets<'_> {
             // gathered so the tables are built once.
             let mut group = bucket;
             loop {
-                let qs = &queries[queries_at[group]..queries_at[group + 1]];
-                if !qs.is_empty() {
-                    tested += (words.len() * qs.len()) as u128;
-                    total += matcher.count_built(qs);
+                let at = &queries_at[group << m..=(group + 1) << m];
+                if whole {
+                    let qs = &queries[at[0]..at[values]];
+                    if !qs.is_empty() {
+                        tested += (words.len() * qs.len()) as u128;
+                        total += matcher.count_built(qs);
+                    }
+                } else {
+                    for (e, &(from, to)) in SPLITS[m].meets.iter().enumerate() {
+                        let qs = &queries[at[e]..at[e + 1]];
+                        let lanes = (places[usize::from(from)] - places[0]).max(start)
+                            ..(places[usize::from(to)] - places[0]).min(start + words.len());
+                        if !qs.is_empty() && !lanes.is_empty() {
+                            tested += (lanes.len() * qs.len()) as u128;
+                            total += matcher
+                                .count_built_within(qs, lanes.start - start..lanes.end - start);
+                        }
+                    }
                 }
                 if group == 0 {
                     break;
@@ -467,6 +591,32 @@ impl Buckets<'_> {
             }
         }
         (total, tested)
+    }
+}
+
+/// Puts each word's value on `extras` (the first its bit 0), or where
+/// given its place in `order` by that value, above the low `k` bits of its
+/// entry of `values` (its cut value), in place of what was there.
+fn add_extras(
+    words: &[u64],
+    values: &mut [u32],
+    (extras, k): (&[u32], usize),
+    order: Option<&[u8]>,
+) {
+    let mask = (1u32 << k) - 1;
+    let place = |e: u32| order.map_or(e, |order| u32::from(order[e as usize]));
+    match *extras {
+        [] => values.iter_mut().for_each(|v| *v &= mask),
+        [a] => words.iter().zip(values).for_each(|(&w, v)| {
+            *v = *v & mask | place(((w >> a) & 1) as u32) << k;
+        }),
+        _ => words.iter().zip(values).for_each(|(&w, v)| {
+            let e = extras
+                .iter()
+                .enumerate()
+                .fold(0, |e, (i, &t)| e | (((w >> t) & 1) as u32) << i);
+            *v = *v & mask | place(e) << k;
+        }),
     }
 }
 
@@ -533,8 +683,9 @@ enum Cuts {
     /// By the light sieve on the bits of this mask: the queries of cut
     /// value `v` from the `v`th entry to the next.
     Light(u64, [usize; 5]),
-    /// By the ranked cut bits, on the first `k` of them.
-    Ranked(Vec<u32>, usize),
+    /// By the cut bits taken, in rank order, and within each bucket by
+    /// the split bits, the first the lowest of the order value.
+    Ranked(Vec<u32>, Vec<u32>),
 }
 
 /// The OR of `words`.
@@ -995,6 +1146,31 @@ mod tests {
             let sum: u64 = stored.chunks(chunk).map(|c| sieve.count_asked(c)).sum();
             assert_eq!(sum, count_naive(&stored, &queries), "{len}: {cuts} cuts");
             assert_eq!(cuts > 0, len > 100_000, "{len}: {cuts} cuts");
+        }
+    }
+
+    /// Each split's order places every value once, and each query's
+    /// places hold every stored value with none of its bits (else a
+    /// pair that matches would go uncounted).
+    #[test]
+    fn every_split_counts_each_query_against_all_it_can_match() {
+        for (m, split) in SPLITS.iter().enumerate() {
+            let (order, ranges) = (split.place, split.meets);
+            let values = 1 << m;
+            let mut places: Vec<u8> = order.to_vec();
+            places.sort_unstable();
+            assert_eq!(places, (0..values as u8).collect::<Vec<_>>(), "{m} bits");
+            assert_eq!(ranges.len(), values, "{m} bits");
+            for (e, &(from, to)) in ranges.iter().enumerate() {
+                assert!(from < to && usize::from(to) <= values, "{m} bits, {e:b}");
+                for v in (0..values).filter(|v| v & e == 0) {
+                    let place = order[v];
+                    assert!(
+                        (from..to).contains(&place),
+                        "{m} bits: value {v:b} at {place}, query {e:b} meets {from}..{to}"
+                    );
+                }
+            }
         }
     }
 

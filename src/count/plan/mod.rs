@@ -459,6 +459,10 @@ impl Plan {
                 scratch
                     .join
                     .set_max_cuts(cuts.unwrap_or_else(|| plan.sieve_cuts()));
+                let split = self.config.options.sieve_split.map(|s| s as usize);
+                scratch
+                    .join
+                    .set_split(split.unwrap_or_else(|| plan.sieve_split()));
                 Some(plan.run_job(&plan.job(id), &mut scratch.join))
             }
             Body::Constellations(starts) => {
