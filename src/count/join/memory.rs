@@ -9,7 +9,7 @@ use super::plan::Pieces;
 use super::plan::{has_lefts, job_count, side};
 use super::quarter::{GroupSizes, Piece, QuarterTable};
 use super::scratch::MIN_CHUNK_LOG;
-use super::sieve::MAX_CUTS;
+use super::sieve::{MAX_CUTS, MAX_SPLIT};
 use super::sizes::{self, Largest};
 use super::{JoinPlan, Kind, MAX_WHOLE_SIDE, Stage};
 
@@ -119,13 +119,15 @@ const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
 /// half-boards' own vectors: a stored word's copy and cut value in the
 /// sieve (12 bytes); the bit-sliced tables of at most [`PIECE`] words at
 /// once (4 bytes a word and chunk of 5 bits, 44 at n = 28); the sieve's
-/// histograms and bucket starts (about 40 bytes a bucket) and the shared
-/// bits of its greedy ranking's sample (a million words). The asked
+/// histograms (16 bytes a bucket), the starts of each bucket's split
+/// places on both sides and their copy while sorting (24 bytes a place,
+/// up to 8 a bucket) and the shared bits of its greedy ranking's sample
+/// (a million words). The asked
 /// words' copies and cut values (12 bytes each) are a chunk of them at
 /// most, or the right side (at most a chunk) where it is asked once for
 /// several chunks.
 const fn chunk_bytes(chunk: u64) -> u64 {
-    chunk * 12 + PIECE as u64 * 44 + (40 << MAX_CUTS) + (8 << 20)
+    chunk * 12 + PIECE as u64 * 44 + (16 << MAX_CUTS) + (24 << (MAX_CUTS + MAX_SPLIT)) + (8 << 20)
 }
 
 /// Bytes a thread's [`Scratch`](super::Scratch) takes per candidate of the largest job
@@ -181,7 +183,7 @@ mod tests {
     /// fastest chunks takes under 6 GiB, so 64 threads on 128 GiB hold 21
     /// units at once (8 are enough) beside the plan and the runner's
     /// records (under 2 GiB: 1.7) and each thread's helper; on 2 threads
-    /// 4 GiB hold one unit in chunks of 2^26; one a thread takes 1.53 GiB
+    /// 4 GiB hold one unit in chunks of 2^26; one a thread takes 1.57 GiB
     /// in chunks of 2^24. From the pinned sizes: no plan is built.
     #[test]
     fn n_28_fits_machines_of_2_gib_a_core() {
