@@ -535,7 +535,7 @@ impl Machine {
 
 /// The code paths the counting loops take on this CPU, less those `simd`
 /// turns off, for reports: `kernel bmi1+popcnt, join matcher avx512` (or
-/// `portable` for either, and `avx2` for the matcher).
+/// `portable` for either, and `avx512+vbmi` or `avx2` for the matcher).
 #[must_use]
 fn code_paths(simd: crate::Simd) -> String {
     let features = crate::cpu::Features::allowed(simd);

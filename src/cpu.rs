@@ -6,7 +6,7 @@
 //! [`Features`] says the CPU has what it enables. The caller may force the
 //! portable loops ([`Simd`]), to test them on a machine that has the fast
 //! ones or to time the difference. This module never reads the environment:
-//! the CLI maps `QUEENS_NO_AVX512`, `QUEENS_NO_AVX2` and `QUEENS_NO_PEXT`
+//! the CLI maps `QUEENS_NO_AVX512`, `QUEENS_NO_VBMI`, `QUEENS_NO_AVX2` and `QUEENS_NO_PEXT`
 //! onto [`Simd`].
 
 /// Which SIMD loops a count may take: those the CPU has, less those turned
@@ -16,6 +16,9 @@
 pub struct Simd {
     /// The join's AVX-512 matcher and pairing loops.
     pub avx512: bool,
+    /// The join sieve's byte-permute matcher (AVX-512 VBMI), where
+    /// `avx512` is on too.
+    pub vbmi: bool,
     /// The join's AVX2 matcher loop, where AVX-512 is not there (or is
     /// off).
     pub avx2: bool,
@@ -29,6 +32,7 @@ impl Simd {
     /// Every loop the CPU has.
     pub const AUTO: Self = Self {
         avx512: true,
+        vbmi: true,
         avx2: true,
         pext: true,
         bit_instructions: true,
@@ -36,6 +40,7 @@ impl Simd {
     /// The portable loops only, whatever the CPU.
     pub const PORTABLE: Self = Self {
         avx512: false,
+        vbmi: false,
         avx2: false,
         pext: false,
         bit_instructions: false,
@@ -65,6 +70,18 @@ const AVX512: &[&str] = &[
     "bmi2",
 ];
 
+/// What [`Features::vbmi`] proves: what the join's byte-permute matcher
+/// enables (`vpermb`, `vpmultishiftqb`, byte popcounts).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+const VBMI: &[&str] = &[
+    "avx512f",
+    "avx512vl",
+    "avx512bw",
+    "avx512vbmi",
+    "avx512bitalg",
+    "avx512vpopcntdq",
+];
+
 /// What [`Features::avx2`] proves: what the join's AVX2 matcher loop
 /// enables.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -89,6 +106,9 @@ pub(crate) struct Features {
     /// Every feature of [`AVX512`]: the join's matcher, pairing and light
     /// sieve loops.
     avx512: bool,
+    /// Every feature of [`VBMI`] (and of [`AVX512`]): the join sieve's
+    /// byte-permute matcher.
+    vbmi: bool,
     /// Every feature of [`AVX2`]: the join's matcher loop on a CPU
     /// without AVX-512.
     avx2: bool,
@@ -105,10 +125,18 @@ impl Features {
     /// x86-64 gets.
     pub const PORTABLE: Self = Self {
         avx512: false,
+        vbmi: false,
         avx2: false,
         pext: false,
         bit_instructions: false,
     };
+
+    /// Every feature of [`VBMI`] and [`AVX512`] is there: the byte-permute
+    /// matcher.
+    #[must_use]
+    pub fn vbmi(self) -> bool {
+        self.vbmi
+    }
 
     /// Every feature of [`AVX512`] is there: AVX-512F, VL, BW and
     /// VPOPCNTDQ, POPCNT, BMI1 and BMI2.
@@ -147,6 +175,7 @@ impl Features {
         let cpu = Self::detect();
         Self {
             avx512: cpu.avx512 && simd.avx512,
+            vbmi: cpu.vbmi && simd.avx512 && simd.vbmi,
             avx2: cpu.avx2 && simd.avx2,
             pext: cpu.pext && simd.pext,
             bit_instructions: cpu.bit_instructions && simd.bit_instructions,
@@ -166,6 +195,7 @@ fn probe() -> Features {
     let all = |features: &[&str]| features.iter().all(|&f| has(f) == Some(true));
     Features {
         avx512: all(AVX512),
+        vbmi: all(AVX512) && all(VBMI),
         avx2: all(AVX2),
         pext: all(PEXT) && !slow_pext(),
         bit_instructions: all(BIT_INSTRUCTIONS),
@@ -183,6 +213,8 @@ fn has(feature: &str) -> Option<bool> {
         "avx512vl" => has!("avx512vl"),
         "avx512bw" => has!("avx512bw"),
         "avx512vpopcntdq" => has!("avx512vpopcntdq"),
+        "avx512vbmi" => has!("avx512vbmi"),
+        "avx512bitalg" => has!("avx512bitalg"),
         "avx2" => has!("avx2"),
         "popcnt" => has!("popcnt"),
         "bmi1" => has!("bmi1"),
@@ -220,8 +252,9 @@ mod tests {
     /// the list the probe checks.
     #[test]
     fn each_proof_covers_every_feature_its_loops_enable() {
-        let gated: [(&str, &[&[&str]]); 5] = [
+        let gated: [(&str, &[&[&str]]); 6] = [
             ("count/join/matcher.rs", &[AVX512, AVX2]),
+            ("count/join/matcher/bytes.rs", &[VBMI]),
             ("count/join/pairs.rs", &[AVX512, AVX2]),
             ("count/join/sieve/light.rs", &[AVX512]),
             ("count/join/sieve.rs", &[PEXT]),
@@ -275,7 +308,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_probe_knows_every_feature_it_proves() {
-        for feature in [AVX512, AVX2, PEXT, BIT_INSTRUCTIONS].concat() {
+        for feature in [AVX512, VBMI, AVX2, PEXT, BIT_INSTRUCTIONS].concat() {
             assert!(has(feature).is_some(), "{feature}");
         }
     }

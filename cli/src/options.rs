@@ -5,6 +5,7 @@
 //! | variable                    | effect                                          |
 //! |-----------------------------|-------------------------------------------------|
 //! | `QUEENS_NO_AVX512`          | the join's matcher and pairing loops without it |
+//! | `QUEENS_NO_VBMI`            | the join sieve's byte tables off (AVX-512 VBMI) |
 //! | `QUEENS_NO_AVX2`            | ... and without AVX2: the portable ones         |
 //! | `QUEENS_NO_PEXT`            | the join sieve without `pext`                   |
 //! | `QUEENS_PORTABLE`           | every loop portable, as on a CPU other than x86 |
@@ -46,6 +47,7 @@ fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Result<Options, UsageErr
         Simd::AUTO
     };
     simd.avx512 &= !on("QUEENS_NO_AVX512");
+    simd.vbmi &= !on("QUEENS_NO_VBMI");
     simd.avx2 &= !on("QUEENS_NO_AVX2");
     simd.pext &= !on("QUEENS_NO_PEXT");
     let mut gpu = GpuOptions::default();
@@ -196,6 +198,7 @@ mod tests {
         for off in ["", "0"] {
             let vars = [
                 ("QUEENS_NO_AVX512", off),
+                ("QUEENS_NO_VBMI", off),
                 ("QUEENS_NO_AVX2", off),
                 ("QUEENS_NO_PEXT", off),
             ];
@@ -206,6 +209,8 @@ mod tests {
         assert!(!o.simd.avx512 && !o.simd.pext && o.simd.bit_instructions);
         let o = options(&[("QUEENS_NO_PEXT", "1")]).unwrap();
         assert!(o.simd.avx512 && o.simd.avx2 && !o.simd.pext);
+        let o = options(&[("QUEENS_NO_VBMI", "1")]).unwrap();
+        assert!(o.simd.avx512 && !o.simd.vbmi && o.simd.pext);
         let o = options(&[("QUEENS_NO_AVX2", "1")]).unwrap();
         assert!(o.simd.avx512 && !o.simd.avx2 && o.simd.pext);
         assert_eq!(

@@ -250,7 +250,10 @@ fn version_says_the_commit_the_gpu_executor_and_the_code_paths() {
         .unwrap_or_else(|| panic!("{text}"));
     let (kernel, matcher) = paths.split_once(", join matcher ").unwrap();
     assert!(["bmi1+popcnt", "portable"].contains(&kernel), "{text}");
-    assert!(["avx512", "avx2", "portable"].contains(&matcher), "{text}");
+    assert!(
+        ["avx512+vbmi", "avx512", "avx2", "portable"].contains(&matcher),
+        "{text}"
+    );
     assert_eq!(rest.len(), 1, "{text}");
     // `-V` is the first line alone.
     queens(&["-V"])

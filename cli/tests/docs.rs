@@ -90,6 +90,7 @@ fn run(command: &str, dir: &Path) -> String {
         .env("PATH", path)
         .env("RAYON_NUM_THREADS", "2")
         .env_remove("QUEENS_NO_AVX512")
+        .env_remove("QUEENS_NO_VBMI")
         .env_remove("QUEENS_NO_AVX2")
         .env_remove("QUEENS_NO_PEXT")
         .env_remove("QUEENS_MEMORY_LIMIT")

@@ -23,6 +23,8 @@
 use crate::cpu::Features;
 use std::ops::Range;
 
+pub(super) mod bytes;
+
 /// Bits per chunk: 32 table entries per chunk.
 pub(super) const CHUNK: u32 = 5;
 const ENTRIES: usize = 1 << CHUNK;
@@ -81,26 +83,69 @@ pub struct SlicedMatcher {
     built: Built,
     /// How many stored words the last [`Self::build`] took.
     built_len: usize,
+    /// The queries a byte-table count of the sieve gathers
+    /// (`sieve::Buckets`), at most 16,384.
+    pub(super) gathered: Vec<u64>,
+    /// The queries of a byte-table count, transposed ([`bytes`]).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    byte_index: std::cell::RefCell<Tables<8>>,
     /// The loops it may take (the CPU's, by default).
     pub(crate) features: Features,
 }
 
-/// The chunk tables of a stored set, `blocks * chunks * 32` entries.
-struct Tables<const L: usize> {
-    entries: Vec<[u64; L]>,
+/// The chunk tables of a stored set, `blocks * chunks * 32` entries, in
+/// cache lines: each entry of 64 bytes (512 lanes) is one line. Entries
+/// that straddled two lines (a vector of entries only 8 or 16 bytes
+/// aligned, as allocators give) took 1.6 times as long to count against:
+/// every load was split in two (see results/).
+pub(super) struct Tables<const L: usize> {
+    lines: Vec<Line>,
+    /// How many entries of `L` words the lines hold.
+    len: usize,
 }
+
+/// One cache line of table entries.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Line([u64; 8]);
 
 impl<const L: usize> Tables<L> {
     #[cfg(test)]
     fn bytes(&self) -> usize {
-        self.entries.capacity() * size_of::<[u64; L]>()
+        self.lines.capacity() * size_of::<Line>()
+    }
+
+    /// The entries, `len` of them.
+    fn entries(&self) -> &[[u64; L]] {
+        // SAFETY: a `Line` is 8 words, aligned to 64 bytes, so its start
+        // is aligned for `[u64; L]` (`L` is 1, 2, 4 or 8) and the lines'
+        // `8 * lines.len()` words hold the `L * len` that `resize` sized
+        // them for; any bits are a valid `u64`.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::slice::from_raw_parts(self.lines.as_ptr().cast(), self.len)
+        }
+    }
+
+    /// Replaces the entries with `len` of zero words.
+    pub(super) fn resize(&mut self, len: usize) -> &mut [[u64; L]] {
+        const { assert!(L > 0 && 8 % L == 0) };
+        self.lines.clear();
+        self.lines.resize((len * L).div_ceil(8), Line::default());
+        self.len = len;
+        // SAFETY: as in `entries`, and the slice borrows `self` mutably.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::slice::from_raw_parts_mut(self.lines.as_mut_ptr().cast(), len)
+        }
     }
 }
 
 impl<const L: usize> Default for Tables<L> {
     fn default() -> Self {
         Self {
-            entries: Vec::new(),
+            lines: Vec::new(),
+            len: 0,
         }
     }
 }
@@ -147,6 +192,29 @@ impl SlicedMatcher {
         };
     }
 
+    /// The most stored words [`Self::build_bytes`] takes at once.
+    pub(super) const BYTE_PIECE: usize = bytes::PIECE;
+
+    /// [`Self::build`] on byte tables ([`bytes`]), where the CPU
+    /// has AVX-512 VBMI and BITALG and `bits` is at most 48; else the
+    /// bit-sliced tables. At most [`Self::BYTE_PIECE`] words.
+    pub(super) fn build_bytes(&mut self, stored: &[u64], bits: u32) {
+        #[cfg(target_arch = "x86_64")]
+        if self.features.vbmi() && bits <= 48 && stored.len() <= Self::BYTE_PIECE {
+            let chunks = bytes::chunks(bits);
+            self.built_len = stored.len();
+            // SAFETY: `features.vbmi()` is true only where the CPU has
+            // every feature `bytes::build` enables (see `crate::cpu`).
+            #[allow(unsafe_code)]
+            unsafe {
+                bytes::build(&mut self.wide, stored, chunks);
+            }
+            self.built = Built::Bytes(chunks);
+            return;
+        }
+        self.build(stored, bits);
+    }
+
     /// Counts `queries` against the stored words of the last
     /// [`Self::build`].
     #[must_use]
@@ -170,28 +238,42 @@ impl SlicedMatcher {
         }
         let features = self.features;
         match self.built {
+            #[cfg(target_arch = "x86_64")]
+            Built::Bytes(chunks) => {
+                let groups = lanes.start / 8..lanes.end.div_ceil(8);
+                let index = &mut *self.byte_index.borrow_mut();
+                // SAFETY: `Built::Bytes` is set only by `build_bytes`, where
+                // `features.vbmi()` proved the CPU has what `bytes::count`
+                // enables.
+                #[allow(unsafe_code)]
+                unsafe {
+                    bytes::count(self.wide.entries(), chunks, groups, queries, index)
+                }
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Built::Bytes(_) => unreachable!("byte tables are x86-64's"),
             Built::Small => simd::count_small(features, &self.small[lanes], queries),
             Built::Single(chunks) => simd::count(
                 features,
-                blocks(&self.single.entries, chunks, lanes),
+                blocks(self.single.entries(), chunks, lanes),
                 queries,
                 chunks,
             ),
             Built::Narrow(chunks) => simd::count(
                 features,
-                blocks(&self.narrow.entries, chunks, lanes),
+                blocks(self.narrow.entries(), chunks, lanes),
                 queries,
                 chunks,
             ),
             Built::Mid(chunks) => simd::count(
                 features,
-                blocks(&self.mid.entries, chunks, lanes),
+                blocks(self.mid.entries(), chunks, lanes),
                 queries,
                 chunks,
             ),
             Built::Wide(chunks) => simd::count(
                 features,
-                blocks(&self.wide.entries, chunks, lanes),
+                blocks(self.wide.entries(), chunks, lanes),
                 queries,
                 chunks,
             ),
@@ -218,6 +300,10 @@ enum Built {
     Narrow(usize),
     Mid(usize),
     Wide(usize),
+    /// Byte tables ([`bytes`]) of this many chunks of 6 bits, in
+    /// the wide tables' buffer.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    Bytes(usize),
 }
 
 /// The counting loop for the CPU at hand, picked at run time: the binary
@@ -707,9 +793,7 @@ fn build<const L: usize>(
 ) -> usize {
     let lanes = 64 * L;
     let blocks = stored.len().div_ceil(lanes);
-    let table = &mut tables.entries;
-    table.clear();
-    table.resize(blocks * chunks * ENTRIES, [0; L]);
+    let table = tables.resize(blocks * chunks * ENTRIES);
     #[cfg(target_arch = "x86_64")]
     if features.avx512() {
         // SAFETY: `features.avx512()` is true only where the CPU has
@@ -828,6 +912,9 @@ fn count_sliced<const L: usize>(table: &[[u64; L]], queries: &[u64], chunks: usi
 
 /// The matcher loop this machine runs, for reports.
 pub(crate) fn path(features: Features) -> &'static str {
+    if cfg!(target_arch = "x86_64") && features.vbmi() {
+        return "avx512+vbmi";
+    }
     if cfg!(target_arch = "x86_64") && features.avx512() {
         return "avx512";
     }
@@ -844,7 +931,7 @@ pub fn count_portable(stored: &[u64], queries: &[u64], bits: u32) -> u64 {
     let chunks = bits.div_ceil(CHUNK) as usize;
     let mut tables = Tables::<8>::default();
     let chunks = build::<8>(&mut tables, stored, chunks, Features::PORTABLE);
-    count_sliced::<8>(&tables.entries, queries, chunks)
+    count_sliced::<8>(tables.entries(), queries, chunks)
 }
 
 #[cfg(test)]
@@ -916,6 +1003,63 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The byte tables ([`bytes`]) count as the naive loop
+    /// does: every size around a group of 8 and a tile of 31 groups, every
+    /// chunk count, vectors of 64 queries full and in part, more than one
+    /// batch of them, and any run of whole groups. Where the CPU lacks
+    /// VBMI, `build_bytes` takes the sliced tables, which count the whole
+    /// set the same.
+    #[test]
+    fn byte_tables_equal_naive() {
+        let features = Features::detect();
+        let mut m = SlicedMatcher {
+            features,
+            ..SlicedMatcher::default()
+        };
+        for len in [1, 7, 8, 9, 63, 64, 65, 247, 248, 249, 1000] {
+            for bits in [1, 6, 7, 30, 42, 48] {
+                let seed = 11 + len as u64 + u64::from(bits);
+                let stored = words(len, seed, bits);
+                for asked in [1, 63, 64, 65, 300] {
+                    let mut queries: Vec<u64> = (words(asked, seed + 5, bits).into_iter())
+                        .enumerate()
+                        .map(|(i, q)| query(q, 1 << (i % 4)))
+                        .collect();
+                    queries[asked / 2] = 0;
+                    m.build_bytes(&stored, bits);
+                    assert_eq!(
+                        m.count_built(&queries),
+                        count_naive(&stored, &queries),
+                        "{len} words of {bits} bits, {asked} queries"
+                    );
+                    if !features.vbmi() {
+                        continue;
+                    }
+                    // Runs of whole groups: lanes `start..end` count the
+                    // groups that hold them.
+                    for (start, end) in [(0, 1), (8, len), (len / 2, len), (3, len / 3 + 1)] {
+                        if start >= end {
+                            continue;
+                        }
+                        let whole = start / 8 * 8..end.div_ceil(8).saturating_mul(8).min(len);
+                        assert_eq!(
+                            m.count_built_within(&queries, start..end),
+                            count_naive(&stored[whole.clone()], &queries),
+                            "{len} words of {bits} bits, {asked} queries, groups of {whole:?}"
+                        );
+                    }
+                }
+            }
+        }
+        // More queries than one batch of 64 vectors holds.
+        let stored = words(500, 3, 40);
+        let queries: Vec<u64> = (words(64 * 64 * 2 + 7, 4, 40).into_iter().enumerate())
+            .map(|(i, q)| query(q, 1 << (i % 4)))
+            .collect();
+        m.build_bytes(&stored, 40);
+        assert_eq!(m.count_built(&queries), count_naive(&stored, &queries));
     }
 
     fn matches_naive_at_block_edges(features: Features) {

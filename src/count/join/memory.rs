@@ -107,7 +107,8 @@ impl JoinPlan {
     /// thread holds ([`Scratch::set_shared`](super::Scratch::set_shared)):
     /// a matcher's tables for at most [`PIECE`] words, as in
     /// [`chunk_bytes`], and its smallest vectors.
-    pub const HELPER_BYTES: u64 = PIECE as u64 * 44 + SCRATCH_FLOOR;
+    pub const HELPER_BYTES: u64 =
+        PIECE as u64 * 44 + super::matcher::bytes::BUFFER_BYTES + SCRATCH_FLOOR;
 }
 
 /// Bytes a plan keeps per job: its row set and its cost.
@@ -121,13 +122,20 @@ const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
 /// once (4 bytes a word and chunk of 5 bits, 44 at n = 28); the sieve's
 /// histograms (16 bytes a bucket), the starts of each bucket's split
 /// places on both sides and their copy while sorting (24 bytes a place,
-/// up to 8 a bucket) and the shared bits of its greedy ranking's sample
-/// (a million words). The asked
+/// up to 8 a bucket), the shared bits of its greedy ranking's sample
+/// (a million words) and the byte tables' gathered queries (160 KiB; the
+/// byte tables themselves take the sliced ones' buffer, 8 MiB at most).
+/// The asked
 /// words' copies and cut values (12 bytes each) are a chunk of them at
 /// most, or the right side (at most a chunk) where it is asked once for
 /// several chunks.
 const fn chunk_bytes(chunk: u64) -> u64 {
-    chunk * 12 + PIECE as u64 * 44 + (16 << MAX_CUTS) + (24 << (MAX_CUTS + MAX_SPLIT)) + (8 << 20)
+    chunk * 12
+        + PIECE as u64 * 44
+        + (16 << MAX_CUTS)
+        + (24 << (MAX_CUTS + MAX_SPLIT))
+        + (8 << 20)
+        + super::matcher::bytes::BUFFER_BYTES
 }
 
 /// Bytes a thread's [`Scratch`](super::Scratch) takes per candidate of the largest job

@@ -441,6 +441,7 @@ impl Sieve {
             queries: (&self.queries, &asked.at),
             bits: squeeze.bits,
             split: m,
+            bytes: self.features.vbmi(),
         };
         if self.helped && rayon::current_num_threads() > 1 {
             #[cfg(test)]
@@ -485,6 +486,8 @@ struct Buckets<'a> {
     bits: u32,
     /// The bits past the cuts that order each bucket.
     split: usize,
+    /// Whether buckets are counted on byte tables ([`super::matcher::bytes`]).
+    bytes: bool,
 }
 
 /// How a bucket's words are split on `m` more bits: where the stored
@@ -552,6 +555,9 @@ impl Buckets<'_> {
         let places = &stored_at[bucket << m..=(bucket + 1) << m];
         let bucket_words = &stored[places[0]..places[values]];
         let whole = m == 0 || bucket_words.len() <= WHOLE;
+        if self.bytes {
+            return self.count_gathered((bucket, places, whole), matcher, building);
+        }
         let (mut total, mut tested) = (0, 0);
         // The tables of a piece of the bucket at a time (one, but for the
         // rare bucket of more than `PIECE` words).
@@ -590,6 +596,90 @@ impl Buckets<'_> {
                 group = (group - 1) & bucket;
             }
         }
+        (total, tested)
+    }
+}
+
+impl Buckets<'_> {
+    /// [`Buckets::count`] of `bucket` (its places start at `places`, met
+    /// by each query group `whole` or not) on byte tables
+    /// ([`super::matcher::bytes`]), which count 64
+    /// queries at a time: the queries of every group that meets the bucket
+    /// are gathered, for each split value, into one run against the places
+    /// that value meets, so that the vectors of 64 are full and each tile of
+    /// the tables, in the first cache, meets them all. (Counted group by
+    /// group, most runs filled a vector in part, and the tables of a big
+    /// bucket came from the second cache for each.)
+    fn count_gathered(
+        &self,
+        (bucket, places, whole): (usize, &[usize], bool),
+        matcher: &mut SlicedMatcher,
+        mut building: Option<&mut Duration>,
+    ) -> (u64, u128) {
+        let (queries, queries_at) = self.queries;
+        let m = self.split;
+        let values = 1usize << m;
+        let bucket_words = &self.stored.0[places[0]..places[values]];
+        // Each run: the split values whose queries it takes, and the
+        // places they meet.
+        let runs: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = if whole {
+            vec![(0..values, 0..bucket_words.len())]
+        } else {
+            SPLITS[m]
+                .meets
+                .iter()
+                .enumerate()
+                .map(|(e, &(from, to))| {
+                    let lanes =
+                        places[usize::from(from)] - places[0]..places[usize::from(to)] - places[0];
+                    (e..e + 1, lanes)
+                })
+                .collect()
+        };
+        let mut gathered = std::mem::take(&mut matcher.gathered);
+        let (mut total, mut tested) = (0, 0);
+        let piece = SlicedMatcher::BYTE_PIECE;
+        for (start, words) in (0..).step_by(piece).zip(bucket_words.chunks(piece)) {
+            let started = building.is_some().then(Instant::now);
+            matcher.build_bytes(words, self.bits);
+            if let (Some(building), Some(started)) = (building.as_deref_mut(), started) {
+                *building += started.elapsed();
+            }
+            for (values, lanes) in &runs {
+                let lanes = lanes.start.max(start)..lanes.end.min(start + words.len());
+                if lanes.is_empty() {
+                    continue;
+                }
+                let within = lanes.start - start..lanes.end - start;
+                let mut count = |qs: &[u64]| {
+                    tested += (lanes.len() * qs.len()) as u128;
+                    total += matcher.count_built_within(qs, within.clone());
+                };
+                gathered.clear();
+                let mut group = bucket;
+                loop {
+                    let at = &queries_at[group << m..=(group + 1) << m];
+                    let qs = &queries[at[values.start]..at[values.end]];
+                    if gathered.len() + qs.len() > super::matcher::bytes::GATHERED {
+                        count(&gathered);
+                        gathered.clear();
+                    }
+                    if qs.len() > super::matcher::bytes::GATHERED {
+                        count(qs);
+                    } else {
+                        gathered.extend_from_slice(qs);
+                    }
+                    if group == 0 {
+                        break;
+                    }
+                    group = (group - 1) & bucket;
+                }
+                if !gathered.is_empty() {
+                    count(&gathered);
+                }
+            }
+        }
+        matcher.gathered = gathered;
         (total, tested)
     }
 }
@@ -1300,6 +1390,39 @@ mod tests {
             assert_eq!(sieve.count(&stored, &queries, 34), want, "{len} at once");
         }
         assert_eq!(cut > 0, Features::default().avx512(), "{cut} light cuts");
+    }
+
+    /// The byte tables and the sliced ones, with every split, count the
+    /// same as the naive loop on jobs big enough for many cuts and split
+    /// buckets.
+    #[test]
+    fn byte_tables_never_change_the_count() {
+        let mut next = xorshift(0x51_7cc1_b727_220au64);
+        let no_vbmi = crate::Simd {
+            vbmi: false,
+            ..crate::Simd::AUTO
+        };
+        let stored: Vec<u64> = (0..60_000)
+            .map(|_| next() & next() & ((1 << 40) - 1))
+            .collect();
+        let queries: Vec<u64> = (0..8_000)
+            .map(|i| query(next() & next() & ((1 << 40) - 1), 1 << (i % 4)))
+            .collect();
+        let want = count_naive(&stored, &queries);
+        for features in [Features::detect(), Features::allowed(no_vbmi)] {
+            for split in 0..=MAX_SPLIT {
+                let mut sieve = Sieve::default();
+                sieve.set_features(features);
+                sieve.set_max_cuts(MAX_CUTS);
+                sieve.set_split(split);
+                assert_eq!(
+                    sieve.count(&stored, &queries, 40),
+                    want,
+                    "split {split}, {features:?}"
+                );
+                assert!(sieve.last_cuts >= 4, "{} cuts", sieve.last_cuts);
+            }
+        }
     }
 
     #[test]
