@@ -55,7 +55,8 @@ pub(super) fn chunks(bits: u32) -> usize {
 ///
 /// # Safety
 ///
-/// The CPU must have AVX-512F and BW (`Features::vbmi` proves it).
+/// The CPU must have every feature it enables (`Features::vbmi` proves
+/// it).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,avx512bitalg,avx512vpopcntdq")]
 pub(super) fn build(tables: &mut super::Tables<8>, stored: &[u64], chunks: usize) {
