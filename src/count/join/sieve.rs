@@ -621,21 +621,16 @@ impl Buckets<'_> {
         let values = 1usize << m;
         let bucket_words = &self.stored.0[places[0]..places[values]];
         // Each run: the split values whose queries it takes, and the
-        // places they meet.
-        let runs: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = if whole {
-            vec![(0..values, 0..bucket_words.len())]
-        } else {
-            SPLITS[m]
-                .meets
-                .iter()
-                .enumerate()
-                .map(|(e, &(from, to))| {
-                    let lanes =
-                        places[usize::from(from)] - places[0]..places[usize::from(to)] - places[0];
-                    (e..e + 1, lanes)
-                })
-                .collect()
+        // places they meet (no vector: this runs for every bucket).
+        let run = |r: usize| {
+            if whole {
+                return (0..values, 0..bucket_words.len());
+            }
+            let (from, to) = SPLITS[m].meets[r];
+            let lanes = places[usize::from(from)] - places[0]..places[usize::from(to)] - places[0];
+            (r..r + 1, lanes)
         };
+        let runs = if whole { 1 } else { values };
         let mut gathered = std::mem::take(&mut matcher.gathered);
         let (mut total, mut tested) = (0, 0);
         let piece = SlicedMatcher::BYTE_PIECE;
@@ -645,7 +640,7 @@ impl Buckets<'_> {
             if let (Some(building), Some(started)) = (building.as_deref_mut(), started) {
                 *building += started.elapsed();
             }
-            for (values, lanes) in &runs {
+            for (values, lanes) in (0..runs).map(run) {
                 let lanes = lanes.start.max(start)..lanes.end.min(start + words.len());
                 if lanes.is_empty() {
                     continue;
