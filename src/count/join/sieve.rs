@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::matcher::bytes::GATHERED;
 use super::matcher::{CHUNK, PIECE, SlicedMatcher, TAG};
 use crate::cpu::Features;
 
@@ -603,13 +604,21 @@ impl Buckets<'_> {
 impl Buckets<'_> {
     /// [`Buckets::count`] of `bucket` (its places start at `places`, met
     /// by each query group `whole` or not) on byte tables
-    /// ([`super::matcher::bytes`]), which count 64
-    /// queries at a time: the queries of every group that meets the bucket
-    /// are gathered, for each split value, into one run against the places
-    /// that value meets, so that the vectors of 64 are full and each tile of
-    /// the tables, in the first cache, meets them all. (Counted group by
-    /// group, most runs filled a vector in part, and the tables of a big
-    /// bucket came from the second cache for each.)
+    /// ([`super::matcher::bytes`]), which count 64 queries at a time: the
+    /// queries of every group that meets the bucket are gathered, for each
+    /// split value, into one run against the places that value meets, so
+    /// that the vectors of 64 are full and each tile of the tables, in the
+    /// first cache, meets them all. (Counted group by group, most runs
+    /// filled a vector in part, and the tables of a big bucket came from
+    /// the second cache for each.)
+    ///
+    /// The groups are visited once, each run gathered into its own share
+    /// of the buffer: a group's queries of every split value lie together,
+    /// and at n = 27 a group holds about 30 queries of each, scattered over
+    /// tens of MiB, so that gathering is bound by memory (about a fifth of
+    /// a big unit's counting time, each query copied some 140 times).
+    /// Gathered one run after the other, every group was fetched once a
+    /// run.
     fn count_gathered(
         &self,
         (bucket, places, whole): (usize, &[usize], bool),
@@ -620,8 +629,8 @@ impl Buckets<'_> {
         let m = self.split;
         let values = 1usize << m;
         let bucket_words = &self.stored.0[places[0]..places[values]];
-        // Each run: the split values whose queries it takes, and the
-        // places they meet (no vector: this runs for every bucket).
+        let runs = if whole { 1 } else { values };
+        // Each run's split values and the places they meet.
         let run = |r: usize| {
             if whole {
                 return (0..values, 0..bucket_words.len());
@@ -630,8 +639,9 @@ impl Buckets<'_> {
             let lanes = places[usize::from(from)] - places[0]..places[usize::from(to)] - places[0];
             (r..r + 1, lanes)
         };
-        let runs = if whole { 1 } else { values };
+        let room = GATHERED / runs;
         let mut gathered = std::mem::take(&mut matcher.gathered);
+        gathered.resize(GATHERED, 0);
         let (mut total, mut tested) = (0, 0);
         let piece = SlicedMatcher::BYTE_PIECE;
         for (start, words) in (0..).step_by(piece).zip(bucket_words.chunks(piece)) {
@@ -640,37 +650,54 @@ impl Buckets<'_> {
             if let (Some(building), Some(started)) = (building.as_deref_mut(), started) {
                 *building += started.elapsed();
             }
-            for (values, lanes) in (0..runs).map(run) {
+            // Each run's split values, and its places within this piece
+            // (none: nothing to count).
+            let within: [_; 1 << MAX_SPLIT] = std::array::from_fn(|r| {
+                if r >= runs {
+                    return (0..0, 0..0);
+                }
+                let (split_values, lanes) = run(r);
                 let lanes = lanes.start.max(start)..lanes.end.min(start + words.len());
                 if lanes.is_empty() {
-                    continue;
+                    return (0..0, 0..0);
                 }
-                let within = lanes.start - start..lanes.end - start;
-                let mut count = |qs: &[u64]| {
-                    tested += (lanes.len() * qs.len()) as u128;
-                    total += matcher.count_built_within(qs, within.clone());
-                };
-                gathered.clear();
-                let mut group = bucket;
-                loop {
-                    let at = &queries_at[group << m..=(group + 1) << m];
-                    let qs = &queries[at[values.start]..at[values.end]];
-                    if gathered.len() + qs.len() > super::matcher::bytes::GATHERED {
-                        count(&gathered);
-                        gathered.clear();
+                (split_values, lanes.start - start..lanes.end - start)
+            });
+            let mut count = |r: usize, qs: &[u64]| {
+                let lanes = &within[r].1;
+                tested += (lanes.len() * qs.len()) as u128;
+                total += matcher.count_built_within(qs, lanes.clone());
+            };
+            let mut filled = [0usize; 1 << MAX_SPLIT];
+            let mut group = bucket;
+            loop {
+                let at = &queries_at[group << m..=(group + 1) << m];
+                for r in 0..runs {
+                    let split_values = &within[r].0;
+                    let qs = &queries[at[split_values.start]..at[split_values.end]];
+                    if qs.is_empty() {
+                        continue;
                     }
-                    if qs.len() > super::matcher::bytes::GATHERED {
-                        count(qs);
+                    let share = &mut gathered[r * room..(r + 1) * room];
+                    if filled[r] + qs.len() > room {
+                        count(r, &share[..filled[r]]);
+                        filled[r] = 0;
+                    }
+                    if qs.len() > room {
+                        count(r, qs);
                     } else {
-                        gathered.extend_from_slice(qs);
+                        share[filled[r]..filled[r] + qs.len()].copy_from_slice(qs);
+                        filled[r] += qs.len();
                     }
-                    if group == 0 {
-                        break;
-                    }
-                    group = (group - 1) & bucket;
                 }
-                if !gathered.is_empty() {
-                    count(&gathered);
+                if group == 0 {
+                    break;
+                }
+                group = (group - 1) & bucket;
+            }
+            for (r, &filled) in filled.iter().enumerate().take(runs) {
+                if filled > 0 {
+                    count(r, &gathered[r * room..r * room + filled]);
                 }
             }
         }

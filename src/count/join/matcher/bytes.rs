@@ -194,9 +194,10 @@ fn transpose<'a, const C: usize>(
 ) -> &'a [[u64; 8]] {
     use super::TAG;
     use std::arch::x86_64::{
-        _mm_storel_epi64, _mm512_and_si512, _mm512_cvtepi64_epi8, _mm512_maskz_loadu_epi64,
-        _mm512_maskz_sllv_epi64, _mm512_multishift_epi64_epi8, _mm512_permutexvar_epi8,
-        _mm512_set1_epi8, _mm512_set1_epi64, _mm512_srli_epi64, _mm512_storeu_si512,
+        __m512i, _mm_storel_epi64, _mm512_and_si512, _mm512_cvtepi64_epi8,
+        _mm512_maskz_loadu_epi64, _mm512_maskz_sllv_epi64, _mm512_multishift_epi64_epi8,
+        _mm512_permutex2var_epi64, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_set1_epi64,
+        _mm512_setr_epi64, _mm512_srli_epi64, _mm512_store_si512,
     };
     // Byte `c` of each word: its bits from 6c on.
     let shifts = _mm512_set1_epi64(0x2a24_1e18_120c_0600);
@@ -207,34 +208,70 @@ fn transpose<'a, const C: usize>(
     #[allow(unsafe_code)]
     let by_chunk = unsafe { std::arch::x86_64::_mm512_loadu_si512(by_chunk.as_ptr().cast()) };
     let one = _mm512_set1_epi64(1);
+    // The qword transpose's three steps: pairs of rows swap single
+    // qwords, then pairs of qwords, then halves.
+    let even = _mm512_setr_epi64(0, 8, 2, 10, 4, 12, 6, 14);
+    let odd = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);
+    let lower_pairs = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+    let upper_pairs = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+    let lower_halves = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
+    let upper_halves = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
     let index = index.resize(queries.len().div_ceil(64) * (C + 1));
     for (vector, out) in queries.chunks(64).zip(index.chunks_exact_mut(C + 1)) {
-        // Word c of row r: chunk c of queries 8r to 8r + 7.
-        let mut rows = [[0u64; 8]; 8];
-        let mut weights = [0u64; 8];
-        for (r, eight) in vector.chunks(8).enumerate() {
-            let valid = (0xffu16 >> (8 - eight.len())) as u8;
+        // Row r: chunk c of queries 8r to 8r + 7 in its qword c.
+        let rows: [__m512i; 8] = std::array::from_fn(|r| {
+            let eight = vector.get(8 * r..).unwrap_or_default();
+            let valid = (0xffu16 >> (8 - eight.len().min(8))) as u8;
             // SAFETY: the masked load reads only the words `eight` holds.
             #[allow(unsafe_code)]
             let words = unsafe { _mm512_maskz_loadu_epi64(valid, eight.as_ptr().cast()) };
-            let bytes = _mm512_and_si512(_mm512_multishift_epi64_epi8(shifts, words), low);
-            let row = _mm512_permutexvar_epi8(by_chunk, bytes);
             let weight = _mm512_maskz_sllv_epi64(valid, one, _mm512_srli_epi64::<TAG>(words));
-            // SAFETY: `rows[r]` is 64 writable bytes and `weights[r]` 8;
-            // the stores are unaligned.
+            // SAFETY: `out[C]` is 64 writable bytes, qword `r` of them 8.
             #[allow(unsafe_code)]
             unsafe {
-                _mm512_storeu_si512(rows[r].as_mut_ptr().cast(), row);
                 _mm_storel_epi64(
-                    std::ptr::from_mut(&mut weights[r]).cast(),
+                    out[C].as_mut_ptr().add(r).cast(),
                     _mm512_cvtepi64_epi8(weight),
                 );
             }
-        }
+            let bytes = _mm512_and_si512(_mm512_multishift_epi64_epi8(shifts, words), low);
+            _mm512_permutexvar_epi8(by_chunk, bytes)
+        });
+        // Qword c of rows 0 to 7 into vector c.
+        let swap = |a: __m512i, how: __m512i, b: __m512i| _mm512_permutex2var_epi64(a, how, b);
+        let ones: [__m512i; 8] = std::array::from_fn(|i| {
+            let (pair, second) = (i & !1, i & 1);
+            swap(
+                rows[pair],
+                if second == 0 { even } else { odd },
+                rows[pair + 1],
+            )
+        });
+        let twos: [__m512i; 8] = std::array::from_fn(|i| {
+            let (base, which) = (i & 4 | i & 1, i & 2);
+            swap(
+                ones[base],
+                if which == 0 { lower_pairs } else { upper_pairs },
+                ones[base + 2],
+            )
+        });
         for (c, entry) in out[..C].iter_mut().enumerate() {
-            *entry = std::array::from_fn(|r| rows[r][c]);
+            let (base, which) = (c & 3, c & 4);
+            let column = swap(
+                twos[base],
+                if which == 0 {
+                    lower_halves
+                } else {
+                    upper_halves
+                },
+                twos[base + 4],
+            );
+            // SAFETY: `entry` is a line of `Tables`, 64 bytes aligned to 64.
+            #[allow(unsafe_code)]
+            unsafe {
+                _mm512_store_si512(entry.as_mut_ptr().cast(), column);
+            }
         }
-        out[C] = weights;
     }
     index
 }
