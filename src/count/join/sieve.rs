@@ -43,35 +43,6 @@ use crate::cpu::Features;
 
 mod light;
 
-/// A job's tables besides its words, kept from job to job: fresh, the
-/// histograms and bucket starts of a job with 2^18 buckets (a few MiB)
-/// took new pages from the system for every job, and clearing them cost
-/// about a twentieth of a unit's time at n = 27.
-#[derive(Default)]
-struct JobTables {
-    /// Each cut value's words on each side, over all ranked cuts.
-    stored_by: Vec<u64>,
-    queries_by: Vec<u64>,
-    /// [`block_visits`]'s sums over subsets.
-    sums: [Vec<u64>; 3],
-    /// Where each stored bucket starts, and [`bucket_by`]'s working copy.
-    stored_at: Vec<usize>,
-    next: Vec<usize>,
-    /// [`in_rank_order`]'s table.
-    order: Vec<u32>,
-}
-
-/// Where [`bucket_by`] puts its words, its bucket starts, and its working
-/// copy of them.
-type Bucketed<'a> = (&'a mut Vec<u64>, &'a mut Vec<usize>, &'a mut Vec<usize>);
-
-/// `buffer` as `len` zeros, in the room it has.
-fn zeroed<T: Copy + Default>(buffer: &mut Vec<T>, len: usize) -> &mut [T] {
-    buffer.clear();
-    buffer.resize(len, T::default());
-    buffer
-}
-
 /// What the jobs run on one scratch did: the half-boards made, the pairs
 /// the matcher tested, and (where timed) where the time went. For
 /// profiles of the join's growth (`queens::internals::join_unit_tally`,
@@ -134,8 +105,6 @@ pub struct Sieve {
     query_cuts: Vec<u32>,
     /// The shared bits of [`rank_greedily`]'s sampled pairs.
     shared: Vec<u64>,
-    /// A job's histograms, sums and bucket starts, kept like the words.
-    tables: JobTables,
     /// The most cut bits a job may take ([`DEFAULT_CUTS`] unless set).
     max_cuts: usize,
     /// How many bits past the cuts order the words within a bucket
@@ -182,7 +151,6 @@ impl Default for Sieve {
             stored_cuts: Vec::new(),
             query_cuts: Vec::new(),
             shared: Vec::new(),
-            tables: JobTables::default(),
             max_cuts: DEFAULT_CUTS,
             split: DEFAULT_SPLIT,
             features: Features::default(),
@@ -283,11 +251,7 @@ impl Sieve {
             self.last_cuts = 0;
             self.light_cuts = 0;
         }
-        // The last job's bucket starts, to be refilled.
-        let at = match self.asked.take() {
-            Some(Asked { at, .. }) => at,
-            None => Vec::new(),
-        };
+        self.asked = None;
         // Choosing costs a few passes over the words; it can only pay back
         // when matching (about stored * queries / 64 block visits) dwarfs
         // that. Measured at n = 18, where few jobs are this big: a sieve on
@@ -313,30 +277,26 @@ impl Sieve {
         if greedy_sample(sample.len(), queries.len(), self.greedy_share).is_some() {
             self.ranked_greedily += 1;
         }
-        let tables = &mut self.tables;
-        let order = &mut tables.order;
         cut_values(
             sample,
             &ranked[..most],
-            (&mut self.stored_cuts, order),
+            &mut self.stored_cuts,
             self.features,
         );
         cut_values(
             queries,
             &ranked[..most],
-            (&mut self.query_cuts, order),
+            &mut self.query_cuts,
             self.features,
         );
-        let stored_by = zeroed(&mut tables.stored_by, 1 << most);
+        let mut stored_by = vec![0u64; 1 << most];
         self.stored_cuts
             .iter()
             .for_each(|&v| stored_by[v as usize] += 1);
-        let queries_by = zeroed(&mut tables.queries_by, 1 << most);
+        let mut queries_by = vec![0u64; 1 << most];
         self.query_cuts
             .iter()
             .for_each(|&v| queries_by[v as usize] += 1);
-        let (stored_by, queries_by) = (&tables.stored_by, &tables.queries_by);
-        let sums = &mut tables.sums;
         let k = (0..=most)
             .min_by_key(|&k| {
                 // Each cut is also a bit less for the matcher to read.
@@ -346,7 +306,7 @@ impl Sieve {
                         .div_ceil(CHUNK)
                         .max(1),
                 );
-                block_visits((stored_by, queries_by, k), sums) * chunks
+                block_visits(&stored_by, &queries_by, k) * chunks
             })
             .unwrap_or(0);
         if k == 0 {
@@ -371,10 +331,9 @@ impl Sieve {
             .collect();
         let m = extras.len();
         add_extras(queries, &mut self.query_cuts, (&extras, k), None);
-        let mut at = at;
-        squeeze.bucket(
+        let at = squeeze.bucket(
             (queries, &self.query_cuts, 1 << (k + m)),
-            (&mut self.queries, &mut at, &mut self.tables.next),
+            &mut self.queries,
             |v| (v & mask) << m | v >> k,
         );
         if let Some(started) = started {
@@ -460,14 +419,8 @@ impl Sieve {
         let started = self.timed.then(Instant::now);
         let (k, m) = (ranked.len(), extras.len());
         let mask = (1u32 << k) - 1;
-        let tables = &mut self.tables;
         if !cut {
-            cut_values(
-                stored,
-                ranked,
-                (&mut self.stored_cuts, &mut tables.order),
-                self.features,
-            );
+            cut_values(stored, ranked, &mut self.stored_cuts, self.features);
         }
         debug_assert_eq!(self.stored_cuts.len(), stored.len());
         add_extras(
@@ -476,17 +429,16 @@ impl Sieve {
             (extras, k),
             Some(SPLITS[m].place),
         );
-        squeeze.bucket(
+        let stored_at = squeeze.bucket(
             (stored, &self.stored_cuts, 1 << (k + m)),
-            (&mut self.stored, &mut tables.stored_at, &mut tables.next),
+            &mut self.stored,
             |v| (!v & mask) << m | v >> k,
         );
-        let stored_at = &tables.stored_at;
         if let Some(started) = started {
             self.tally.sieving += started.elapsed();
         }
         let buckets = Buckets {
-            stored: (&self.stored, stored_at),
+            stored: (&self.stored, &stored_at),
             queries: (&self.queries, &asked.at),
             bits: squeeze.bits,
             split: m,
@@ -916,9 +868,9 @@ impl Squeeze {
     fn bucket(
         self,
         (words, values, buckets): (&[u64], &[u32], usize),
-        out: Bucketed<'_>,
+        out: &mut Vec<u64>,
         key: impl Fn(u32) -> u32,
-    ) {
+    ) -> Vec<usize> {
         #[cfg(target_arch = "x86_64")]
         if self.pext {
             // SAFETY: `pext` is set only from `Features::pext`, which is true
@@ -926,7 +878,7 @@ impl Squeeze {
             #[allow(unsafe_code)]
             return unsafe { pext::bucket((words, values, buckets), out, key, self.live) };
         }
-        bucket_by((words, values, buckets), out, key, |w| w);
+        bucket_by((words, values, buckets), out, key, |w| w)
     }
 }
 
@@ -958,11 +910,11 @@ mod pext {
     #[target_feature(enable = "bmi2")]
     pub fn bucket(
         items: (&[u64], &[u32], usize),
-        out: super::Bucketed<'_>,
+        out: &mut Vec<u64>,
         key: impl Fn(u32) -> u32,
         live: u64,
-    ) {
-        bucket_by(items, out, key, |w| squeeze(w, live));
+    ) -> Vec<usize> {
+        bucket_by(items, out, key, |w| squeeze(w, live))
     }
 }
 
@@ -982,12 +934,7 @@ fn cut_value<const N: usize>(word: u64, cuts: &[u32; N]) -> u32 {
 /// where the CPU has a fast `pext` and the cuts are distinct; else one
 /// shift and mask per cut, the loop unrolled for each number of cuts (a
 /// loop over a slice of cuts instead made n = 20 7% slower).
-fn cut_values(
-    words: &[u64],
-    cuts: &[u32],
-    (out, order): (&mut Vec<u32>, &mut Vec<u32>),
-    features: Features,
-) {
+fn cut_values(words: &[u64], cuts: &[u32], out: &mut Vec<u32>, features: Features) {
     fn fixed<const N: usize>(words: &[u64], cuts: &[u32], out: &mut Vec<u32>) {
         let cuts: &[u32; N] = cuts.try_into().expect("N cuts");
         out.extend(words.iter().map(|&w| cut_value(w, cuts)));
@@ -1001,14 +948,13 @@ fn cut_values(
             // BMI2 (`crate::cpu`).
             #[allow(unsafe_code)]
             unsafe {
-                in_rank_order(cuts, mask, order);
-                pext::cut_values(words, mask, order, out);
+                pext::cut_values(words, mask, &in_rank_order(cuts, mask), out);
             }
             return;
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (features, order);
+    let _ = features;
     match cuts.len() {
         1 => fixed::<1>(words, cuts, out),
         2 => fixed::<2>(words, cuts, out),
@@ -1040,7 +986,7 @@ fn cut_values(
 /// the order of their positions), the cut value: the same bits in the
 /// order of `cuts`. Distinct cuts only.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-fn in_rank_order(cuts: &[u32], mask: u64, order: &mut Vec<u32>) {
+fn in_rank_order(cuts: &[u32], mask: u64) -> Vec<u32> {
     let mut rank_of_packed = Vec::with_capacity(cuts.len());
     let mut rest = mask;
     while rest != 0 {
@@ -1049,33 +995,32 @@ fn in_rank_order(cuts: &[u32], mask: u64, order: &mut Vec<u32>) {
         rank_of_packed.push(rank);
         rest &= rest - 1;
     }
-    order.clear();
-    order.resize(1 << cuts.len(), 0);
+    let mut order = vec![0u32; 1 << cuts.len()];
     for packed in 1..order.len() {
         let low = rank_of_packed[packed.trailing_zeros() as usize];
         order[packed] = order[packed & (packed - 1)] | 1 << low;
     }
+    order
 }
 
 /// Counting sort of `items` into `out` by `key(values[i])` (below
-/// `buckets`), each item mapped by `map`; `at` gets the start of each
-/// bucket, and the end as the last entry (`next` is its working copy).
+/// `buckets`), each item mapped by `map`; returns the start of each
+/// bucket, and the end as the last entry.
 #[inline(always)]
 fn bucket_by(
     (items, values, buckets): (&[u64], &[u32], usize),
-    (out, at, next): Bucketed<'_>,
+    out: &mut Vec<u64>,
     key: impl Fn(u32) -> u32,
     map: impl Fn(u64) -> u64,
-) {
-    let at = zeroed(at, buckets + 1);
+) -> Vec<usize> {
+    let mut at = vec![0usize; buckets + 1];
     for &v in values {
         at[key(v) as usize + 1] += 1;
     }
     for b in 0..buckets {
         at[b + 1] += at[b];
     }
-    next.clear();
-    next.extend_from_slice(at);
+    let mut next = at.clone();
     out.clear();
     out.resize(items.len(), 0);
     for (&item, &v) in items.iter().zip(values) {
@@ -1083,6 +1028,7 @@ fn bucket_by(
         out[next[b]] = map(item);
         next[b] += 1;
     }
+    at
 }
 
 /// The `cuts` window bits set most often on both sides (sampled), most
@@ -1201,19 +1147,15 @@ fn tally(mut word: u64, counts: &mut [u64; 64]) {
 /// queries and the groups it meets are sums over subsets, taken for every
 /// bucket at once (`k` passes over `2^k` sums) rather than by visiting the
 /// `3^k` (bucket, group) pairs: 387 million at 18 cuts.
-fn block_visits(
-    (stored_by, queries_by, k): (&[u64], &[u64], usize),
-    [sizes, queries, groups]: &mut [Vec<u64>; 3],
-) -> u64 {
+fn block_visits(stored_by: &[u64], queries_by: &[u64], k: usize) -> u64 {
     let mask = (1 << k) - 1;
-    let sizes = zeroed(sizes, 1 << k);
-    let queries = zeroed(queries, 1 << k);
+    let mut sizes = vec![0u64; 1 << k];
+    let mut queries = vec![0u64; 1 << k];
     for value in 0..stored_by.len() {
         sizes[!value & mask] += stored_by[value];
         queries[value & mask] += queries_by[value];
     }
-    groups.clear();
-    groups.extend(queries.iter().map(|&q| u64::from(q > 0)));
+    let mut groups: Vec<u64> = queries.iter().map(|&q| u64::from(q > 0)).collect();
     for bit in 0..k {
         for index in 0..1usize << k {
             if index >> bit & 1 == 1 {
@@ -1225,7 +1167,7 @@ fn block_visits(
     }
     sizes
         .iter()
-        .zip(queries.iter().zip(groups.iter()))
+        .zip(queries.iter().zip(&groups))
         .filter(|&(&size, _)| size > 0)
         .map(|(&size, (&asked, &met))| {
             let blocks = size.div_ceil(64);
@@ -1274,19 +1216,9 @@ mod tests {
             &[7][..],
         ] {
             let mut out = Vec::new();
-            cut_values(
-                &words,
-                cuts,
-                (&mut out, &mut Vec::new()),
-                Features::default(),
-            );
+            cut_values(&words, cuts, &mut out, Features::default());
             let mut portable = Vec::new();
-            cut_values(
-                &words,
-                cuts,
-                (&mut portable, &mut Vec::new()),
-                Features::PORTABLE,
-            );
+            cut_values(&words, cuts, &mut portable, Features::PORTABLE);
             assert_eq!(out, portable, "{cuts:?}");
             let plain: Vec<u32> = words
                 .iter()
@@ -1399,7 +1331,7 @@ mod tests {
             let (stored_by, queries_by) = (histogram(), histogram());
             for k in 0..=most {
                 assert_eq!(
-                    block_visits((&stored_by, &queries_by, k), &mut Default::default()),
+                    block_visits(&stored_by, &queries_by, k),
                     by_pairs(&stored_by, &queries_by, k),
                     "{k} of {most} cuts"
                 );
