@@ -37,9 +37,10 @@ pub(super) const PIECE: usize = 1 << 17;
 /// are widened: 31 groups of 8 words, at most 248 a byte.
 const TILE: usize = 31;
 /// Vectors of 64 queries counted together against each group, so that
-/// each table entry is loaded once for all of them (the loop was bound by
-/// those loads; with two, by `vpermb`: 0.78 against 0.99 ns a group and
-/// vector at 5 chunks, 0.94 against 1.15 at 6; three or four, no faster).
+/// each table entry is loaded once for all of them. In a micro-benchmark
+/// the loop was bound by those loads; with two, by `vpermb` (0.78 against
+/// 0.99 ns a group and vector at 5 chunks, 0.95 against 1.15 at 6; three or
+/// four, no faster). Within a unit of n = 27 it gains about 3%.
 const VECTORS: usize = 2;
 /// Vectors of 64 queries transposed at once (37 KiB at 8 chunks).
 const BATCH: usize = 64;
