@@ -187,7 +187,7 @@ fn under_ulimit(kib: u64, args: &[&str], env: &[(&str, &str)], input: &[u8]) -> 
 // minutes (207 s) before its memory was checked. Refused before the plan,
 // the refusal is the only line: the plan of n = 27 (36 s on 2 threads)
 // would have been announced first. (Since issue 50 `count 28 -j 2` takes
-// 2.8 GiB at least, one unit at a time in its smallest chunks, so the
+// 2.9 GiB at least, one unit at a time in its smallest chunks, so the
 // machine here has 2.5 GB.)
 #[cfg(unix)]
 #[test]
@@ -209,7 +209,7 @@ fn a_count_too_big_is_refused_before_its_plan_is_built() {
             assert,
             2,
             &[
-                "counting n = 28 with the join engine needs about 2.8 GiB",
+                "counting n = 28 with the join engine needs about 2.9 GiB",
                 "(1.7 GiB once, 1.1 GiB for the unit counted at a time and 11 MiB a thread \
                  on 2 threads)",
             ],

@@ -123,8 +123,9 @@ const FAMILIES_BYTES: u64 = 16 * size_of::<(u32, Kind)>() as u64;
 /// histograms (16 bytes a bucket), the starts of each bucket's split
 /// places on both sides and their copy while sorting (24 bytes a place,
 /// up to 8 a bucket), the shared bits of its greedy ranking's sample
-/// (a million words) and the byte tables' gathered queries (160 KiB; the
-/// byte tables themselves take the sliced ones' buffer, 8 MiB at most).
+/// (a million words), the byte tables' gathered queries (160 KiB; the
+/// byte tables themselves take the sliced ones' buffer, 8 MiB at most)
+/// and a block of buckets' byte tables (8 MiB at most).
 /// The asked
 /// words' copies and cut values (12 bytes each) are a chunk of them at
 /// most, or the right side (at most a chunk) where it is asked once for
@@ -136,6 +137,7 @@ const fn chunk_bytes(chunk: u64) -> u64 {
         + (24 << (MAX_CUTS + MAX_SPLIT))
         + (8 << 20)
         + super::matcher::bytes::BUFFER_BYTES
+        + super::matcher::BLOCK_BYTES
 }
 
 /// Bytes a thread's [`Scratch`](super::Scratch) takes per candidate of the largest job
@@ -191,7 +193,7 @@ mod tests {
     /// fastest chunks takes under 6 GiB, so 64 threads on 128 GiB hold 21
     /// units at once (8 are enough) beside the plan and the runner's
     /// records (under 2 GiB: 1.7) and each thread's helper; on 2 threads
-    /// 4 GiB hold one unit in chunks of 2^26; one a thread takes 1.57 GiB
+    /// 4 GiB hold one unit in chunks of 2^26; one a thread takes 1.58 GiB
     /// in chunks of 2^24. From the pinned sizes: no plan is built.
     #[test]
     fn n_28_fits_machines_of_2_gib_a_core() {

@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::matcher::bytes::GATHERED;
-use super::matcher::{CHUNK, PIECE, SlicedMatcher, TAG};
+use super::matcher::{BLOCK_BITS, BLOCK_WORDS, CHUNK, PIECE, SlicedMatcher, TAG};
 use crate::cpu::Features;
 
 mod light;
@@ -465,8 +465,17 @@ impl Sieve {
         }
         let (mut total, mut tested) = (0, 0);
         let mut building = self.timed.then_some(&mut self.tally.building);
-        for bucket in 0..1usize << k {
-            let (pairs, tests) = buckets.count(bucket, &mut self.matcher, building.as_deref_mut());
+        let block = if cfg!(target_arch = "x86_64") && self.features.vbmi() && squeeze.bits <= 48 {
+            BLOCK_BITS.min(k)
+        } else {
+            0
+        };
+        for first in (0..1usize << k).step_by(1 << block) {
+            #[cfg(target_arch = "x86_64")]
+            let (pairs, tests) =
+                buckets.count_block((first, block), &mut self.matcher, building.as_deref_mut());
+            #[cfg(not(target_arch = "x86_64"))]
+            let (pairs, tests) = buckets.count(first, &mut self.matcher, building.as_deref_mut());
             total += pairs;
             tested += tests;
         }
@@ -702,6 +711,131 @@ impl Buckets<'_> {
             }
         }
         matcher.gathered = gathered;
+        (total, tested)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Buckets<'_> {
+    /// [`Buckets::count`] of the `1 << bits` buckets from `first` (whose
+    /// low `bits` bits are 0), on byte tables: those of at most
+    /// [`BLOCK_WORDS`] words are built side by side, and each query group
+    /// that meets any of them is gathered once for all it meets, not once
+    /// for each (a group of cut bits `g` meets the buckets whose index has
+    /// every bit of `g`). The others are counted alone.
+    fn count_block(
+        &self,
+        (first, bits): (usize, usize),
+        matcher: &mut SlicedMatcher,
+        mut building: Option<&mut Duration>,
+    ) -> (u64, u128) {
+        let (mut total, mut tested) = (0, 0);
+        let (stored, stored_at) = self.stored;
+        let m = self.split;
+        let values = 1usize << m;
+        // Each bucket of the block counted here: its slot and, for each
+        // split value, the places it meets.
+        let mut slots = [usize::MAX; 1 << BLOCK_BITS];
+        let mut lanes: [[std::ops::Range<usize>; 1 << MAX_SPLIT]; 1 << BLOCK_BITS] =
+            Default::default();
+        let mut built = 0;
+        for low in 0..1usize << bits {
+            let bucket = first | low;
+            let places = &stored_at[bucket << m..=(bucket + 1) << m];
+            let len = places[values] - places[0];
+            if len > 0 && len <= BLOCK_WORDS && bits > 0 {
+                let started = building.is_some().then(Instant::now);
+                matcher.build_block(built, &stored[places[0]..places[values]], self.bits);
+                if let (Some(building), Some(started)) = (building.as_deref_mut(), started) {
+                    *building += started.elapsed();
+                }
+                slots[low] = built;
+                built += 1;
+                let whole = m == 0 || len <= WHOLE;
+                for (e, lane) in lanes[low].iter_mut().enumerate().take(values) {
+                    *lane = if whole {
+                        0..len
+                    } else {
+                        let (from, to) = SPLITS[m].meets[e];
+                        places[usize::from(from)] - places[0]..places[usize::from(to)] - places[0]
+                    };
+                }
+                continue;
+            }
+            if len > 0 {
+                let (pairs, tests) = self.count(bucket, matcher, building.as_deref_mut());
+                total += pairs;
+                tested += tests;
+            }
+        }
+        if built == 0 {
+            return (total, tested);
+        }
+        {
+            let (queries, queries_at) = self.queries;
+            let high = first;
+            let room = GATHERED / values;
+            let mut gathered = std::mem::take(&mut matcher.gathered);
+            gathered.resize(GATHERED, 0);
+            let mut targets: [(usize, std::ops::Range<usize>); 1 << BLOCK_BITS] =
+                Default::default();
+            for low_group in 0..1usize << bits {
+                // The buckets of the block this group's low bits meet.
+                let meets: Vec<usize> = (0..1usize << bits)
+                    .filter(|&low| slots[low] != usize::MAX && low & low_group == low_group)
+                    .collect();
+                if meets.is_empty() {
+                    continue;
+                }
+                let mut count = |e: usize, qs: &[u64]| {
+                    let mut n = 0;
+                    for &low in &meets {
+                        let lane = lanes[low][e].clone();
+                        if !lane.is_empty() {
+                            tested += (lane.len() * qs.len()) as u128;
+                            targets[n] = (slots[low], lane);
+                            n += 1;
+                        }
+                    }
+                    if n > 0 {
+                        total += matcher.count_block(&targets[..n], qs, self.bits);
+                    }
+                };
+                let mut filled = [0usize; 1 << MAX_SPLIT];
+                let mut high_group = high;
+                loop {
+                    let group = high_group | low_group;
+                    let at = &queries_at[group << m..=(group + 1) << m];
+                    for e in 0..values {
+                        let qs = &queries[at[e]..at[e + 1]];
+                        if qs.is_empty() {
+                            continue;
+                        }
+                        let share = &mut gathered[e * room..(e + 1) * room];
+                        if filled[e] + qs.len() > room {
+                            count(e, &share[..filled[e]]);
+                            filled[e] = 0;
+                        }
+                        if qs.len() > room {
+                            count(e, qs);
+                        } else {
+                            share[filled[e]..filled[e] + qs.len()].copy_from_slice(qs);
+                            filled[e] += qs.len();
+                        }
+                    }
+                    if high_group == 0 {
+                        break;
+                    }
+                    high_group = (high_group - 1) & high;
+                }
+                for (e, &filled) in filled.iter().enumerate().take(values) {
+                    if filled > 0 {
+                        count(e, &gathered[e * room..e * room + filled]);
+                    }
+                }
+            }
+            matcher.gathered = gathered;
+        }
         (total, tested)
     }
 }

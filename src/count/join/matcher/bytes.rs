@@ -52,7 +52,7 @@ pub(crate) const GATHERED: usize = 1 << 14;
 pub(crate) const BUFFER_BYTES: u64 = (GATHERED * 8 + BATCH * 9 * 64) as u64;
 
 /// The number of 6-bit chunks of a window of `bits` bits, 1 to 8.
-pub(super) fn chunks(bits: u32) -> usize {
+pub(in crate::count::join) fn chunks(bits: u32) -> usize {
     bits.div_ceil(CHUNK).max(1) as usize
 }
 
@@ -147,23 +147,79 @@ fn count_fixed<const C: usize>(
     queries: &[u64],
     index: &mut super::Tables<8>,
 ) -> u64 {
-    use std::arch::x86_64::{_mm512_add_epi32, _mm512_reduce_add_epi32, _mm512_setzero_si512};
     let mut total = 0u64;
     for batch in queries.chunks(64 * BATCH) {
         let index = transpose::<C>(batch, index);
-        for tile in table.chunks(TILE * C) {
-            let mut sums = _mm512_setzero_si512();
-            let blocks = index.chunks_exact(VECTORS * (C + 1));
-            let rest = blocks.remainder();
-            for block in blocks {
-                sums = _mm512_add_epi32(sums, count_tile::<C, VECTORS>(tile, block));
-            }
-            for vector in rest.chunks_exact(C + 1) {
-                sums = _mm512_add_epi32(sums, count_tile::<C, 1>(tile, vector));
-            }
-            // At most 64 vectors of 64 queries, 248 * 8 each: below 2^31.
-            total += u64::from(_mm512_reduce_add_epi32(sums) as u32);
+        total += count_index::<C>(table, index);
+    }
+    total
+}
+
+/// [`count`] of the queries of `queries` against each of `tables` (the
+/// entries of each table's groups, built by [`build`] with `chunks`
+/// chunks), transposed once for all of them.
+///
+/// # Safety
+///
+/// As [`count`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,avx512bitalg,avx512vpopcntdq")]
+pub(super) fn count_many(
+    tables: &[&[[u64; 8]]],
+    chunks: usize,
+    queries: &[u64],
+    index: &mut super::Tables<8>,
+) -> u64 {
+    match chunks {
+        1 => count_many_fixed::<1>(tables, queries, index),
+        2 => count_many_fixed::<2>(tables, queries, index),
+        3 => count_many_fixed::<3>(tables, queries, index),
+        4 => count_many_fixed::<4>(tables, queries, index),
+        5 => count_many_fixed::<5>(tables, queries, index),
+        6 => count_many_fixed::<6>(tables, queries, index),
+        7 => count_many_fixed::<7>(tables, queries, index),
+        8 => count_many_fixed::<8>(tables, queries, index),
+        _ => unreachable!("a window of at most 48 bits has at most 8 chunks of 6"),
+    }
+}
+
+/// [`count_many`] for `C` chunks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,avx512bitalg,avx512vpopcntdq")]
+fn count_many_fixed<const C: usize>(
+    tables: &[&[[u64; 8]]],
+    queries: &[u64],
+    index: &mut super::Tables<8>,
+) -> u64 {
+    let mut total = 0;
+    for batch in queries.chunks(64 * BATCH) {
+        let index = transpose::<C>(batch, index);
+        for table in tables {
+            total += count_index::<C>(table, index);
         }
+    }
+    total
+}
+
+/// The weighted counts of the transposed queries `index` (at most
+/// [`BATCH`] vectors) against the groups of `table`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512bw,avx512vbmi,avx512bitalg,avx512vpopcntdq")]
+fn count_index<const C: usize>(table: &[[u64; 8]], index: &[[u64; 8]]) -> u64 {
+    use std::arch::x86_64::{_mm512_add_epi32, _mm512_reduce_add_epi32, _mm512_setzero_si512};
+    let mut total = 0u64;
+    for tile in table.chunks(TILE * C) {
+        let mut sums = _mm512_setzero_si512();
+        let blocks = index.chunks_exact(VECTORS * (C + 1));
+        let rest = blocks.remainder();
+        for block in blocks {
+            sums = _mm512_add_epi32(sums, count_tile::<C, VECTORS>(tile, block));
+        }
+        for vector in rest.chunks_exact(C + 1) {
+            sums = _mm512_add_epi32(sums, count_tile::<C, 1>(tile, vector));
+        }
+        // At most 64 vectors of 64 queries, 248 * 8 each: below 2^31.
+        total += u64::from(_mm512_reduce_add_epi32(sums) as u32);
     }
     total
 }
