@@ -38,7 +38,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::matcher::bytes::GATHERED;
-use super::matcher::{BLOCK_BITS, BLOCK_WORDS, CHUNK, PIECE, SlicedMatcher, TAG};
+use super::matcher::{BLOCK_BITS, CHUNK, PIECE, SlicedMatcher, TAG};
 use crate::cpu::Features;
 
 mod light;
@@ -719,7 +719,7 @@ impl Buckets<'_> {
 impl Buckets<'_> {
     /// [`Buckets::count`] of the `1 << bits` buckets from `first` (whose
     /// low `bits` bits are 0), on byte tables: those of at most
-    /// [`BLOCK_WORDS`] words are built side by side, and each query group
+    /// [`BLOCK_WORDS`](super::matcher::BLOCK_WORDS) words are built side by side, and each query group
     /// that meets any of them is gathered once for all it meets, not once
     /// for each (a group of cut bits `g` meets the buckets whose index has
     /// every bit of `g`). The others are counted alone.
@@ -743,7 +743,7 @@ impl Buckets<'_> {
             let bucket = first | low;
             let places = &stored_at[bucket << m..=(bucket + 1) << m];
             let len = places[values] - places[0];
-            if len > 0 && len <= BLOCK_WORDS && bits > 0 {
+            if len > 0 && len <= super::matcher::BLOCK_WORDS && bits > 0 {
                 let started = building.is_some().then(Instant::now);
                 matcher.build_block(built, &stored[places[0]..places[values]], self.bits);
                 if let (Some(building), Some(started)) = (building.as_deref_mut(), started) {
