@@ -203,14 +203,14 @@ fn a_count_too_big_is_refused_before_its_plan_is_built() {
     for quiet in [&["-q"][..], &[]] {
         let args = [&["count", "28", "-j", "2"][..], quiet].concat();
         // The least it takes, one unit at a time in the smallest chunks:
-        // 1.7 GiB once, 1.1 GiB for the unit and 11 MiB a thread.
+        // 1.7 GiB once, 1.1 GiB for the unit and 19 MiB a thread.
         let assert = with_memory("2500000000", &args).stdout("");
         one_error_line(
             assert,
             2,
             &[
                 "counting n = 28 with the join engine needs about 2.9 GiB",
-                "(1.7 GiB once, 1.1 GiB for the unit counted at a time and 11 MiB a thread \
+                "(1.7 GiB once, 1.1 GiB for the unit counted at a time and 19 MiB a thread \
                  on 2 threads)",
             ],
         );
@@ -221,7 +221,7 @@ fn a_count_too_big_is_refused_before_its_plan_is_built() {
         2,
         &[
             "counting n = 26 with the join engine needs about",
-            "for the unit counted at a time and 11 MiB a thread on 2 threads",
+            "for the unit counted at a time and 19 MiB a thread on 2 threads",
         ],
     );
 }

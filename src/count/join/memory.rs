@@ -105,10 +105,13 @@ impl JoinPlan {
 impl JoinPlan {
     /// The bytes a thread holds to count its share of a job another
     /// thread holds ([`Scratch::set_shared`](super::Scratch::set_shared)):
-    /// a matcher's tables for at most [`PIECE`] words, as in
-    /// [`chunk_bytes`], and its smallest vectors.
-    pub const HELPER_BYTES: u64 =
-        PIECE as u64 * 44 + super::matcher::bytes::BUFFER_BYTES + SCRATCH_FLOOR;
+    /// a matcher's tables for at most [`PIECE`] words and a block of
+    /// buckets' byte tables, as in [`chunk_bytes`], and its smallest
+    /// vectors.
+    pub const HELPER_BYTES: u64 = PIECE as u64 * 44
+        + super::matcher::bytes::BUFFER_BYTES
+        + super::matcher::BLOCK_BYTES
+        + SCRATCH_FLOOR;
 }
 
 /// Bytes a plan keeps per job: its row set and its cost.

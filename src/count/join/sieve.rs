@@ -444,19 +444,24 @@ impl Sieve {
             split: m,
             bytes: self.features.vbmi(),
         };
+        let block = if cfg!(target_arch = "x86_64") && self.features.vbmi() && squeeze.bits <= 48 {
+            BLOCK_BITS.min(k)
+        } else {
+            0
+        };
         if self.helped && rayon::current_num_threads() > 1 {
             #[cfg(test)]
             {
                 self.helped_counts += 1;
             }
             let features = self.features;
-            let (total, tested) = (0..1usize << k)
+            let (total, tested) = (0..1usize << (k - block))
                 .into_par_iter()
-                .with_min_len(SHARED_MIN_BUCKETS)
-                .map(|bucket| {
+                .with_min_len((SHARED_MIN_BUCKETS >> block).max(1))
+                .map(|at| {
                     HELPER.with_borrow_mut(|matcher| {
                         matcher.features = features;
-                        buckets.count(bucket, matcher, None)
+                        buckets.count_from((at << block, block), matcher, None)
                     })
                 })
                 .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
@@ -465,17 +470,9 @@ impl Sieve {
         }
         let (mut total, mut tested) = (0, 0);
         let mut building = self.timed.then_some(&mut self.tally.building);
-        let block = if cfg!(target_arch = "x86_64") && self.features.vbmi() && squeeze.bits <= 48 {
-            BLOCK_BITS.min(k)
-        } else {
-            0
-        };
         for first in (0..1usize << k).step_by(1 << block) {
-            #[cfg(target_arch = "x86_64")]
             let (pairs, tests) =
-                buckets.count_block((first, block), &mut self.matcher, building.as_deref_mut());
-            #[cfg(not(target_arch = "x86_64"))]
-            let (pairs, tests) = buckets.count(first, &mut self.matcher, building.as_deref_mut());
+                buckets.count_from((first, block), &mut self.matcher, building.as_deref_mut());
             total += pairs;
             tested += tests;
         }
@@ -544,6 +541,24 @@ const SPLITS: [Split; MAX_SPLIT + 1] = [
 ];
 
 impl Buckets<'_> {
+    /// The `1 << bits` buckets from `first` (whose low `bits` bits are 0):
+    /// [`Buckets::count_block`] where the target has byte tables, else
+    /// [`Buckets::count`] of the one bucket there (`bits` is 0).
+    fn count_from(
+        &self,
+        (first, bits): (usize, usize),
+        matcher: &mut SlicedMatcher,
+        building: Option<&mut Duration>,
+    ) -> (u64, u128) {
+        #[cfg(target_arch = "x86_64")]
+        return self.count_block((first, bits), matcher, building);
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            debug_assert_eq!(bits, 0, "blocks are counted on byte tables only");
+            self.count(first, matcher, building)
+        }
+    }
+
     /// The weighted pairs of stored bucket `bucket` and every query group
     /// whose cut bits are a subset of its index, on `matcher`, and how
     /// many pairs that tested; the time building tables added to
