@@ -581,14 +581,16 @@ fn strata(plan: &Plan, seed: u64) -> Vec<Vec<u32>> {
 /// `units` cut into strata of about equal total cost, cheapest first,
 /// each in order of cost.
 fn cut(plan: &Plan, units: &[u32]) -> Vec<Vec<u32>> {
-    let mut ids = units.to_vec();
-    ids.sort_by_key(|&id| (plan.cost_of(id), id));
-    let total: u128 = ids.iter().map(|&id| u128::from(plan.cost_of(id))).sum();
+    // Each cost read once: millions of units past n = 26, sorted on
+    // their (cost, id), which no two share.
+    let mut ids: Vec<(u64, u32)> = units.iter().map(|&id| (plan.cost_of(id), id)).collect();
+    ids.sort_unstable();
+    let total: u128 = ids.iter().map(|&(cost, _)| u128::from(cost)).sum();
     let wanted = STRATA.min(ids.len()).max(1) as u128;
     let mut out: Vec<Vec<u32>> = vec![Vec::new()];
     let mut cost = 0u128;
-    for id in ids {
-        let here = u128::from(plan.cost_of(id));
+    for (here, id) in ids {
+        let here = u128::from(here);
         // A stratum closes when it holds its share of the total cost.
         let last = out.last_mut().expect("never empty");
         last.push(id);

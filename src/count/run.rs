@@ -145,9 +145,17 @@ pub(crate) fn run(
             threads,
         });
     }
-    let mut order = ids.to_vec();
     // Largest first, so that no thread is left with a big unit at the end.
-    order.sort_by_key(|&id| (std::cmp::Reverse(plan.cost_of(id)), id));
+    // Each cost is read once, not at each comparison: 70 million units at
+    // n = 27 sort in seconds, not half a minute. The 16 bytes a unit this
+    // holds for a moment are fewer than the records that come after it
+    // (RECORD_BYTES in the memory check), and the (cost, id) keys are all
+    // distinct, so the order is what a stable sort gives.
+    let mut keyed: Vec<(std::cmp::Reverse<u64>, u32)> = (ids.iter())
+        .map(|&id| (std::cmp::Reverse(plan.cost_of(id)), id))
+        .collect();
+    keyed.sort_unstable();
+    let order: Vec<u32> = keyed.into_iter().map(|(_, id)| id).collect();
     // The join's tables are built before the first unit, not in it: its
     // time would pace the observer's estimates (n = 20: "14 h" for 25 min).
     plan.prepare();
