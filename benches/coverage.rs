@@ -7,8 +7,9 @@
 //! `tries` times draws a sample of `per` units a stratum as `estimate`
 //! draws it (seeds S, S+1, ...), counts every try's units anew in one
 //! count, and projects the whole count's CPU time from each try's with
-//! `estimate`'s estimator and A000170's total as control variate. CPU time, not wall time: on a shared machine the wall time of
-//! a unit is the neighbours' as much as its own.
+//! `estimate`'s estimator and A000170's total as control variate. CPU
+//! time, not wall time: on a shared machine the wall time of a unit is
+//! the neighbours' as much as its own.
 //!
 //! `cargo bench --bench coverage -- solutions N [tries=40] [per=K]
 //! [seed=S]` draws and counts the samples only, and projects the number
