@@ -3,13 +3,14 @@
 //!
 //! `cargo bench --bench coverage -- time N [tries=40] [per=K] [seed=S]`
 //! counts every unit of `count N`'s plan, each unit's CPU time measured on
-//! its thread, so that the truth is the whole count's CPU time; then
-//! `tries` times draws a sample of `per` units a stratum as `estimate`
-//! draws it (seeds S, S+1, ...), counts every try's units anew in one
-//! count, and projects the whole count's CPU time from each try's with
-//! `estimate`'s estimator and A000170's total as control variate. CPU
-//! time, not wall time: on a shared machine the wall time of a unit is
-//! the neighbours' as much as its own.
+//! its thread, so that the truth is the whole count's CPU time; draws
+//! `tries` samples of `per` units a stratum as `estimate` draws them
+//! (seeds S, S+1, ...) and counts their units anew, in turns with the
+//! whole count (a slice of it, then a piece of the samples' units, 10
+//! times over: see [`TURNS`]); and projects the whole count's CPU time
+//! from each try's units with `estimate`'s estimator and A000170's total
+//! as control variate. CPU time, not wall time: on a shared machine the
+//! wall time of a unit is the neighbours' as much as its own.
 //!
 //! `cargo bench --bench coverage -- solutions N [tries=40] [per=K]
 //! [seed=S]` draws and counts the samples only, and projects the number
@@ -63,24 +64,6 @@ fn main() {
         plan.len()
     );
 
-    let mut whole: HashMap<u32, (u32, f64, f64)> = HashMap::new();
-    let truth = match mode.as_str() {
-        "time" => {
-            let started = Instant::now();
-            let all = count(&plan, &(0..plan.len() as u32).collect::<Vec<_>>());
-            whole = all.iter().map(|u| (u.0, *u)).collect();
-            let cpu: f64 = all.iter().map(|u| u.1).sum();
-            let found: f64 = all.iter().map(|u| u.2).sum();
-            assert_eq!(found, truth_solutions, "the whole count is A000170's");
-            println!(
-                "# whole count: {cpu:.2} CPU s ({:.2} s wall), {found} solutions",
-                started.elapsed().as_secs_f64()
-            );
-            Some(cpu)
-        }
-        _ => None,
-    };
-
     let samples: Vec<Vec<u32>> = (0..tries)
         .map(|t| {
             let strata = estimate_strata(&plan, seed + t);
@@ -91,19 +74,71 @@ fn main() {
                 .collect()
         })
         .collect();
-    // Timed anew, every try's units in one count, as `estimate` counts
-    // its sample in rounds of seconds: a count of its own for each try
-    // (200 units of 5 to 300 us at n = 18..21) put what a count pays once
-    // a thread (fresh scratches, their pages) on a few units, 1.3 times
-    // the time of n = 21's samples in every try.
-    let retimed: HashMap<u32, (u32, f64, f64)> = match truth {
-        Some(_) => {
-            let mut all: Vec<u32> = samples.concat();
-            all.sort_unstable();
-            all.dedup();
-            count(&plan, &all).into_iter().map(|u| (u.0, u)).collect()
+
+    // The whole count and every try's units, counted anew, in turns: a
+    // slice of the whole count, then a piece of the tries' units, so that
+    // the truth and each try are timed over the same minutes. A shared
+    // machine's speed drifts by a few percent from minute to minute, CPU
+    // time or not (the pieces' own ratios below show by how much), and
+    // 20 units a stratum make intervals of 2 to 3%: timed apart, the
+    // drift between the two, not the estimator, decides whether one
+    // covers the other.
+    let mut whole: HashMap<u32, (u32, f64, f64)> = HashMap::new();
+    let mut retimed: HashMap<u32, (u32, f64, f64)> = HashMap::new();
+    let truth = match mode.as_str() {
+        "time" => {
+            let started = Instant::now();
+            let slices = slices(&plan, TURNS);
+            let pieces = pieces(&samples.concat(), TURNS, seed);
+            for (slice, piece) in slices.iter().zip(&pieces) {
+                whole.extend(count(&plan, slice).into_iter().map(|u| (u.0, u)));
+                retimed.extend(count(&plan, piece).into_iter().map(|u| (u.0, u)));
+            }
+            let drift: Vec<f64> = (pieces.iter())
+                .map(|piece| {
+                    let sum = |times: &HashMap<u32, (u32, f64, f64)>| -> f64 {
+                        piece.iter().map(|id| times[id].1).sum()
+                    };
+                    sum(&retimed) / sum(&whole)
+                })
+                .collect();
+            // The same by stratum, cheapest first: where re-timing costs
+            // the same few microseconds a unit, the cheapest units show it.
+            let by_stratum: Vec<String> = (estimate_strata(&plan, seed).iter())
+                .map(|stratum| {
+                    let counted: Vec<u32> = (stratum.iter())
+                        .filter(|id| retimed.contains_key(id))
+                        .copied()
+                        .collect();
+                    let sum = |times: &HashMap<u32, (u32, f64, f64)>| -> f64 {
+                        counted.iter().map(|id| times[id].1).sum()
+                    };
+                    format!("x{:.3}", sum(&retimed) / sum(&whole))
+                })
+                .collect();
+            println!(
+                "# by stratum, cheapest first, the tries' units took {} their time in the whole \
+                 count",
+                by_stratum.join(" ")
+            );
+            let cpu: f64 = whole.values().map(|u| u.1).sum();
+            let found: f64 = whole.values().map(|u| u.2).sum();
+            assert_eq!(whole.len(), plan.len(), "every unit counted once");
+            assert_eq!(found, truth_solutions, "the whole count is A000170's");
+            let mut drift = drift;
+            drift.sort_by(f64::total_cmp);
+            println!(
+                "# whole count: {cpu:.2} CPU s in {TURNS} slices, {found} solutions; the tries' \
+                 units in {TURNS} pieces between them ({:.2} s wall in all); a piece's units took \
+                 x{:.3} to x{:.3} (median x{:.3}) their time in the whole count",
+                started.elapsed().as_secs_f64(),
+                drift[0],
+                drift[drift.len() - 1],
+                drift[drift.len() / 2],
+            );
+            Some(cpu)
         }
-        None => HashMap::new(),
+        _ => None,
     };
 
     let (mut covered, mut covered_plain, mut covered_alone) = (0, 0, 0);
@@ -183,6 +218,48 @@ fn main() {
         100.0 * median(&errors),
         100.0 * median(&absolute),
     );
+}
+
+/// How many slices the whole count is counted in, with a piece of the
+/// tries' units after each.
+const TURNS: usize = 10;
+
+/// `plan`'s units in the order the runner counts them (costliest first),
+/// cut into `k` runs of about equal cost.
+fn slices(plan: &Plan, k: usize) -> Vec<Vec<u32>> {
+    let mut order: Vec<u32> = (0..plan.len() as u32).collect();
+    let cost = |id: u32| plan.cost(id).expect("an id of the plan");
+    order.sort_unstable_by_key(|&id| (std::cmp::Reverse(cost(id)), id));
+    let total: u128 = order.iter().map(|&id| u128::from(cost(id))).sum();
+    let mut out = vec![Vec::new(); k];
+    let mut before = 0u128;
+    for id in order {
+        // The slice this unit's cost starts in.
+        let slice = (before * k as u128 / total.max(1)) as usize;
+        out[slice.min(k - 1)].push(id);
+        before += u128::from(cost(id));
+    }
+    out
+}
+
+/// `ids`, distinct, dealt into `k` pieces in an order drawn by `seed`.
+fn pieces(ids: &[u32], k: usize, seed: u64) -> Vec<Vec<u32>> {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    // SplitMix64 of the id: a shuffle the seed repeats.
+    let mix = |id: u32| {
+        let mut z = (u64::from(id) ^ seed).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    ids.sort_unstable_by_key(|&id| (mix(id), id));
+    let mut out = vec![Vec::new(); k];
+    for (i, id) in ids.into_iter().enumerate() {
+        out[i % k].push(id);
+    }
+    out
 }
 
 fn holds(total: &SampleTotal, truth: f64) -> bool {

@@ -581,10 +581,7 @@ fn strata(plan: &Plan, seed: u64) -> Vec<Vec<u32>> {
 /// `units` cut into strata of about equal total cost, cheapest first,
 /// each in order of cost.
 fn cut(plan: &Plan, units: &[u32]) -> Vec<Vec<u32>> {
-    // Each cost read once: millions of units past n = 26, sorted on
-    // their (cost, id), which no two share.
-    let mut ids: Vec<(u64, u32)> = units.iter().map(|&id| (plan.cost_of(id), id)).collect();
-    ids.sort_unstable();
+    let ids = plan.cheapest_first(units.iter().copied());
     let total: u128 = ids.iter().map(|&(cost, _)| u128::from(cost)).sum();
     let wanted = STRATA.min(ids.len()).max(1) as u128;
     let mut out: Vec<Vec<u32>> = vec![Vec::new()];

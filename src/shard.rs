@@ -98,15 +98,12 @@ impl Assignment {
         match self {
             Self::RoundRobin => ids.map(|id| id % shards).collect(),
             Self::Lpt => {
-                // Each cost read once, the (cost, id) keys all distinct.
-                let mut order: Vec<(Reverse<u64>, u32)> =
-                    ids.map(|id| (Reverse(plan.cost_of(id)), id)).collect();
-                order.sort_unstable();
+                let order = plan.costliest_first(ids);
                 let mut owners = vec![0; plan.len()];
                 // The least-loaded shard on top; the lowest index wins a tie.
                 let mut loads: BinaryHeap<Reverse<(u128, u32)>> =
                     (0..shards).map(|s| Reverse((0, s))).collect();
-                for (Reverse(cost), id) in order {
+                for (cost, id) in order {
                     let Reverse((load, shard)) = loads.pop().expect("one entry per shard");
                     owners[id as usize] = shard;
                     loads.push(Reverse((load + u128::from(cost), shard)));

@@ -24,6 +24,7 @@ mod hash;
 mod memory;
 mod planner;
 
+use std::cmp::Reverse;
 use std::fmt;
 
 use super::completion::{CompletionPlan, CompletionUnit};
@@ -365,6 +366,26 @@ impl Plan {
             Body::Constellations(starts) => starts[id as usize].cost,
             Body::Completion(plan) => plan.units()[id as usize].cost,
         }
+    }
+
+    /// `ids` with their costs, cheapest first: sorted on `(cost, id)`.
+    /// Each cost is read once, not at each comparison (70 million units
+    /// at n = 27 sort in seconds, not half a minute), and no two units
+    /// share a key, so the order is what a stable sort would give.
+    pub(crate) fn cheapest_first(&self, ids: impl IntoIterator<Item = u32>) -> Vec<(u64, u32)> {
+        let mut keyed: Vec<(u64, u32)> = ids.into_iter().map(|id| (self.cost_of(id), id)).collect();
+        keyed.sort_unstable();
+        keyed
+    }
+
+    /// `ids` with their costs, costliest first, ties by lower id: the
+    /// order the runner counts units in and shards deal them out.
+    pub(crate) fn costliest_first(&self, ids: impl IntoIterator<Item = u32>) -> Vec<(u64, u32)> {
+        let mut keyed: Vec<(Reverse<u64>, u32)> = (ids.into_iter())
+            .map(|id| (Reverse(self.cost_of(id)), id))
+            .collect();
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(Reverse(c), id)| (c, id)).collect()
     }
 
     /// The sum of every unit's cost: past 2^64 for the join from n = 25 on.
