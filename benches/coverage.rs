@@ -1,16 +1,19 @@
 //! How often the 95% intervals of `queens estimate` hold the truth, where
 //! the truth is known (issue 50).
 //!
-//! `cargo bench --bench coverage -- time N [tries=40] [per=K] [seed=S]`
-//! counts every unit of `count N`'s plan, each unit's CPU time measured on
-//! its thread, so that the truth is the whole count's CPU time; draws
-//! `tries` samples of `per` units a stratum as `estimate` draws them
-//! (seeds S, S+1, ...) and counts their units anew, in turns with the
-//! whole count (a slice of it, then a piece of the samples' units, 10
-//! times over: see [`TURNS`]); and projects the whole count's CPU time
-//! from each try's units with `estimate`'s estimator and A000170's total
-//! as control variate. CPU time, not wall time: on a shared machine the
-//! wall time of a unit is the neighbours' as much as its own.
+//! `cargo bench --bench coverage -- time N [tries=40] [per=K[,K...]]
+//! [seed=S] [warm=W]` counts every unit of `count N`'s plan, each unit's
+//! CPU time measured on its thread, so that the truth is the whole count's
+//! CPU time; draws `tries` samples of `per` units a stratum as `estimate`
+//! draws them (seeds S, S+1, ...) and counts their units anew, in turns
+//! with the whole count (a slice of it, then a piece of the samples'
+//! units, 10 times over: see [`TURNS`]), each after the `W` units that
+//! precede it in a whole count (counted, not kept; none by default); and
+//! projects the whole count's CPU time from each try's units with
+//! `estimate`'s estimator and A000170's total as control variate. CPU
+//! time, not wall time: on a shared machine the wall time of a unit is
+//! the neighbours' as much as its own. With a list of `per`, each is
+//! projected from the same tries' first units of every stratum.
 //!
 //! `cargo bench --bench coverage -- solutions N [tries=40] [per=K]
 //! [seed=S]` draws and counts the samples only, and projects the number
@@ -39,7 +42,7 @@ fn main() {
             .find_map(|a| a.strip_prefix(key)?.strip_prefix('='))
             .map(str::to_owned)
     };
-    let usage = "usage: coverage time|solutions N [tries=T] [per=K] [seed=S]";
+    let usage = "usage: coverage time|solutions N [tries=T] [per=K[,K...]] [seed=S] [warm=W]";
     let mode = args
         .iter()
         .find(|a| *a == "time" || *a == "solutions")
@@ -47,7 +50,13 @@ fn main() {
         .clone();
     let n: u32 = args.iter().find_map(|a| a.parse().ok()).expect(usage);
     let tries: u64 = value("tries").map_or(40, |t| t.parse().expect("tries=T"));
-    let per: usize = value("per").map_or(2, |k| k.parse().expect("per=K"));
+    let pers: Vec<usize> = value("per").map_or(vec![2], |k| {
+        k.split(',')
+            .map(|k| k.parse().expect("per=K[,K...]"))
+            .collect()
+    });
+    let most = pers.iter().copied().max().expect("per=K[,K...]");
+    let warm: usize = value("warm").map_or(0, |k| k.parse().expect("warm=K"));
     let seed: u64 = value("seed").map_or_else(
         // Below 2^53, as `queens estimate` draws them.
         || RandomState::new().build_hasher().finish() >> 11,
@@ -59,21 +68,32 @@ fn main() {
     let plan = Plan::new(Shape::new(n, engine, None), &Config::default()).expect("n in range");
     plan.prepare();
     println!(
-        "# {mode} n = {n}: {} engine, {} units, {per} a stratum, {tries} tries from seed {seed}",
+        "# {mode} n = {n}: {} engine, {} units, {pers:?} a stratum, {tries} tries from seed \
+         {seed}",
         engine.name(),
         plan.len()
     );
 
-    let samples: Vec<Vec<u32>> = (0..tries)
+    // Each try's first units of every stratum, as many as the most asked
+    // for; fewer a stratum are the first of them, as `estimate` takes them.
+    let drawn: Vec<Vec<Vec<u32>>> = (0..tries)
         .map(|t| {
-            let strata = estimate_strata(&plan, seed + t);
-            strata
-                .iter()
-                .flat_map(|s| s.iter().take(per))
-                .copied()
+            (estimate_strata(&plan, seed + t).iter())
+                .map(|s| s.iter().take(most).copied().collect())
                 .collect()
         })
         .collect();
+    let samples = |per: usize| -> Vec<Vec<u32>> {
+        (drawn.iter())
+            .map(|strata| {
+                strata
+                    .iter()
+                    .flat_map(|s| s.iter().take(per))
+                    .copied()
+                    .collect()
+            })
+            .collect()
+    };
 
     // The whole count and every try's units, counted anew, in turns: a
     // slice of the whole count, then a piece of the tries' units, so that
@@ -88,11 +108,26 @@ fn main() {
     let truth = match mode.as_str() {
         "time" => {
             let started = Instant::now();
-            let slices = slices(&plan, TURNS);
-            let pieces = pieces(&samples.concat(), TURNS, seed);
+            let order = costliest_first(&plan);
+            let slices = slices(&plan, &order, TURNS);
+            let pieces = pieces(&samples(most).concat(), TURNS, seed);
+            let at: HashMap<u32, usize> =
+                order.iter().enumerate().map(|(k, &id)| (id, k)).collect();
             for (slice, piece) in slices.iter().zip(&pieces) {
                 whole.extend(count(&plan, slice).into_iter().map(|u| (u.0, u)));
-                retimed.extend(count(&plan, piece).into_iter().map(|u| (u.0, u)));
+                // With `warm=K`, each unit after the K that precede it in
+                // a whole count, counted but not kept.
+                let mut ids = piece.clone();
+                for id in piece {
+                    let k = at[id];
+                    ids.extend(&order[k.saturating_sub(warm)..k]);
+                }
+                ids.sort_unstable();
+                ids.dedup();
+                let kept = count(&plan, &ids)
+                    .into_iter()
+                    .filter(|u| piece.binary_search(&u.0).is_ok());
+                retimed.extend(kept.map(|u| (u.0, u)));
             }
             let drift: Vec<f64> = (pieces.iter())
                 .map(|piece| {
@@ -141,108 +176,128 @@ fn main() {
         _ => None,
     };
 
-    let (mut covered, mut covered_plain, mut covered_alone) = (0, 0, 0);
-    let mut slower = Vec::new();
-    let mut errors = Vec::new();
-    for (t, ids) in (0..tries).zip(&samples) {
-        let counted = match truth {
-            Some(_) => ids.iter().map(|id| retimed[id]).collect(),
-            None => count(&plan, ids),
-        };
-        let cpu: f64 = counted.iter().map(|u| u.1).sum();
-        let line = match truth {
-            Some(truth) => {
-                let p = project_sample(&plan, &counted, Some(truth_solutions as u128));
-                covered += usize::from(holds(&p.value, truth));
-                covered_plain += usize::from(holds(&p.uncorrected, truth));
-                errors.push(p.value.value / truth - 1.0);
-                // The same units with the times they took in the whole
-                // count: the sampling error alone, and how much slower the
-                // units ran in the sample than there.
-                let before: Vec<(u32, f64, f64)> = counted.iter().map(|u| whole[&u.0]).collect();
-                let alone = project_sample(&plan, &before, Some(truth_solutions as u128));
-                covered_alone += usize::from(holds(&alone.value, truth));
-                let ratio = cpu / before.iter().map(|u| u.1).sum::<f64>();
-                slower.push(ratio);
-                format!(
-                    "{} | uncorrected {} | whole count's times {} | sample x{ratio:.3} slower | \
-                     solutions x{:.3} ({:+.1} SE)",
-                    show(&p.value, truth),
-                    show(&p.uncorrected, truth),
-                    show(&alone.value, truth),
-                    p.control.value / truth_solutions,
-                    (p.control.value - truth_solutions) / p.control.error.max(f64::MIN_POSITIVE),
-                )
-            }
-            None => {
-                let p = project_sample(&plan, &counted, None);
-                covered += usize::from(holds(&p.control, truth_solutions));
-                errors.push(p.control.value / truth_solutions - 1.0);
-                format!(
-                    "{} | CPU {:.3e} core-hours ({:.3e} to {:.3e})",
-                    show(&p.control, truth_solutions),
-                    p.uncorrected.value / 3600.0,
-                    p.uncorrected.low / 3600.0,
-                    p.uncorrected.high / 3600.0
-                )
-            }
+    for &per in &pers {
+        let (mut covered, mut covered_plain, mut covered_alone) = (0, 0, 0);
+        let mut slower = Vec::new();
+        let mut errors = Vec::new();
+        for (t, ids) in (0..tries).zip(&samples(per)) {
+            let counted = match truth {
+                Some(_) => ids.iter().map(|id| retimed[id]).collect(),
+                None => count(&plan, ids),
+            };
+            let cpu: f64 = counted.iter().map(|u| u.1).sum();
+            let line = match truth {
+                Some(truth) => {
+                    let p = project_sample(&plan, &counted, Some(truth_solutions as u128));
+                    covered += usize::from(holds(&p.value, truth));
+                    covered_plain += usize::from(holds(&p.uncorrected, truth));
+                    errors.push(p.value.value / truth - 1.0);
+                    // The same units with the times they took in the whole
+                    // count: the sampling error alone, and how much slower the
+                    // units ran in the sample than there.
+                    let before: Vec<(u32, f64, f64)> =
+                        counted.iter().map(|u| whole[&u.0]).collect();
+                    let alone = project_sample(&plan, &before, Some(truth_solutions as u128));
+                    covered_alone += usize::from(holds(&alone.value, truth));
+                    let ratio = cpu / before.iter().map(|u| u.1).sum::<f64>();
+                    slower.push(ratio);
+                    format!(
+                        "{} | uncorrected {} | whole count's times {} | sample x{ratio:.3} slower | \
+                         solutions x{:.3} ({:+.1} SE)",
+                        show(&p.value, truth),
+                        show(&p.uncorrected, truth),
+                        show(&alone.value, truth),
+                        p.control.value / truth_solutions,
+                        (p.control.value - truth_solutions)
+                            / p.control.error.max(f64::MIN_POSITIVE),
+                    )
+                }
+                None => {
+                    let p = project_sample(&plan, &counted, None);
+                    covered += usize::from(holds(&p.control, truth_solutions));
+                    errors.push(p.control.value / truth_solutions - 1.0);
+                    format!(
+                        "{} | CPU {:.3e} core-hours ({:.3e} to {:.3e})",
+                        show(&p.control, truth_solutions),
+                        p.uncorrected.value / 3600.0,
+                        p.uncorrected.low / 3600.0,
+                        p.uncorrected.high / 3600.0
+                    )
+                }
+            };
+            println!(
+                "n = {n} per {per} try {t} seed {} units {} ({cpu:.1} CPU s): {line}",
+                seed + t,
+                ids.len()
+            );
+        }
+        errors.sort_by(f64::total_cmp);
+        let median = |xs: &[f64]| xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN);
+        let absolute: Vec<f64> = {
+            let mut a: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
+            a.sort_by(f64::total_cmp);
+            a
         };
         println!(
-            "n = {n} try {t} seed {} units {} ({cpu:.1} CPU s): {line}",
-            seed + t,
-            ids.len()
+            "n = {n} {mode}, {per} a stratum: {covered} of {tries} intervals cover the truth \
+             ({:.0}%){}; \
+             median error {:+.1}%, median |error| {:.1}%",
+            100.0 * covered as f64 / tries as f64,
+            if truth.is_some() {
+                slower.sort_by(f64::total_cmp);
+                format!(
+                    ", uncorrected {covered_plain} of {tries}; with the units' times in the whole \
+                     count {covered_alone} of {tries}; the sample's units took x{:.3} their time \
+                     there (median)",
+                    median(&slower)
+                )
+            } else {
+                String::new()
+            },
+            100.0 * median(&errors),
+            100.0 * median(&absolute),
         );
     }
-    errors.sort_by(f64::total_cmp);
-    let median = |xs: &[f64]| xs.get(xs.len() / 2).copied().unwrap_or(f64::NAN);
-    let absolute: Vec<f64> = {
-        let mut a: Vec<f64> = errors.iter().map(|e| e.abs()).collect();
-        a.sort_by(f64::total_cmp);
-        a
-    };
-    println!(
-        "n = {n} {mode}: {covered} of {tries} intervals cover the truth ({:.0}%){}; \
-         median error {:+.1}%, median |error| {:.1}%",
-        100.0 * covered as f64 / tries as f64,
-        if truth.is_some() {
-            slower.sort_by(f64::total_cmp);
-            format!(
-                ", uncorrected {covered_plain} of {tries}; with the units' times in the whole \
-                 count {covered_alone} of {tries}; the sample's units took x{:.3} their time \
-                 there (median)",
-                median(&slower)
-            )
-        } else {
-            String::new()
-        },
-        100.0 * median(&errors),
-        100.0 * median(&absolute),
-    );
 }
 
 /// How many slices the whole count is counted in, with a piece of the
 /// tries' units after each.
 const TURNS: usize = 10;
 
-/// `plan`'s units in the order the runner counts them (costliest first),
-/// cut into `k` runs of about equal cost.
-fn slices(plan: &Plan, k: usize) -> Vec<Vec<u32>> {
-    let mut order: Vec<u32> = (0..plan.len() as u32).collect();
+/// `plan`'s units in the order the runner counts them: costliest first,
+/// ties by lower id.
+fn costliest_first(plan: &Plan) -> Vec<u32> {
     let cost = |id: u32| plan.cost(id).expect("an id of the plan");
-    order.sort_unstable_by_key(|&id| (std::cmp::Reverse(cost(id)), id));
+    let mut order: Vec<(std::cmp::Reverse<u64>, u32)> = (0..plan.len() as u32)
+        .map(|id| (std::cmp::Reverse(cost(id)), id))
+        .collect();
+    order.sort_unstable();
+    order.into_iter().map(|(_, id)| id).collect()
+}
+
+/// `order` cut into `k` slices of about equal cost, each of every cost:
+/// runs of about equal cost dealt out in turn, 20 to a slice. Slices of
+/// one cost each (the costliest first) put a stratum's whole-count time
+/// in one stretch of the count: a drift of the machine's speed during it
+/// then reads as a slope by stratum (n = 19: the cheapest strata x1.22,
+/// the costliest x0.85, re-timed against the whole count).
+fn slices(plan: &Plan, order: &[u32], k: usize) -> Vec<Vec<u32>> {
+    let runs = 20 * k;
+    let cost = |id: u32| plan.cost(id).expect("an id of the plan");
     let total: u128 = order.iter().map(|&id| u128::from(cost(id))).sum();
     let mut out = vec![Vec::new(); k];
     let mut before = 0u128;
-    for id in order {
-        // The slice this unit's cost starts in.
-        let slice = (before * k as u128 / total.max(1)) as usize;
-        out[slice.min(k - 1)].push(id);
+    for &id in order {
+        // The run this unit's cost starts in, and its slice.
+        let run = ((before * runs as u128 / total.max(1)) as usize).min(runs - 1);
+        out[run % k].push(id);
         before += u128::from(cost(id));
     }
     out
 }
 
-/// `ids`, distinct, dealt into `k` pieces in an order drawn by `seed`.
+/// `ids`, distinct, dealt into `k` pieces in an order drawn by `seed`,
+/// each piece in id order.
 fn pieces(ids: &[u32], k: usize, seed: u64) -> Vec<Vec<u32>> {
     let mut ids = ids.to_vec();
     ids.sort_unstable();
@@ -258,6 +313,9 @@ fn pieces(ids: &[u32], k: usize, seed: u64) -> Vec<Vec<u32>> {
     let mut out = vec![Vec::new(); k];
     for (i, id) in ids.into_iter().enumerate() {
         out[i % k].push(id);
+    }
+    for piece in &mut out {
+        piece.sort_unstable();
     }
     out
 }

@@ -4,7 +4,8 @@
 # A000170 at n = 23..27 (two units a stratum) (benches/coverage.rs).
 #
 # Usage: bash benches/coverage.sh OUT.txt [RUN]...   RUN: MODE:N:PER, MODE
-#   time or solutions, PER units a stratum
+#   time or solutions, PER units a stratum (a list, 2,5,20: each from the same
+#   tries, their first PER units of every stratum)
 #   default: time:18:20 time:19:20 time:20:20 solutions:23:2 solutions:24:2
 #            solutions:25:2 solutions:27:2 solutions:26:2 time:21:20
 # Takes about an hour on 2 cores. Each run draws a fresh first seed and
@@ -28,4 +29,4 @@ for run in "${runs[@]}"; do
   IFS=: read -r mode n per <<<"$run"
   "$bench" "$mode" "$n" tries=40 "per=${per:-2}" >>"$out"
 done
-grep -E '^n = [0-9]+ (time|solutions):' "$out"
+grep -E '^n = [0-9]+ (time|solutions),' "$out"
