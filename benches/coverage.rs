@@ -105,6 +105,9 @@ fn main() {
     // covers the other.
     let mut whole: HashMap<u32, (u32, f64, f64)> = HashMap::new();
     let mut retimed: HashMap<u32, (u32, f64, f64)> = HashMap::new();
+    // Where each unit ended among the re-timed ones and in the whole
+    // count: a try's units in that order make its blocks for the drift.
+    let mut ended: HashMap<u32, usize> = HashMap::new();
     let truth = match mode.as_str() {
         "time" => {
             let started = Instant::now();
@@ -127,7 +130,10 @@ fn main() {
                 let kept = count(&plan, &ids)
                     .into_iter()
                     .filter(|u| piece.binary_search(&u.0).is_ok());
-                retimed.extend(kept.map(|u| (u.0, u)));
+                for u in kept {
+                    ended.insert(u.0, ended.len());
+                    retimed.insert(u.0, u);
+                }
             }
             let drift: Vec<f64> = (pieces.iter())
                 .map(|piece| {
@@ -178,11 +184,17 @@ fn main() {
 
     for &per in &pers {
         let (mut covered, mut covered_plain, mut covered_alone) = (0, 0, 0);
+        let mut covered_sampling = 0;
+        let mut drifts = Vec::new();
         let mut slower = Vec::new();
         let mut errors = Vec::new();
         for (t, ids) in (0..tries).zip(&samples(per)) {
-            let counted = match truth {
-                Some(_) => ids.iter().map(|id| retimed[id]).collect(),
+            let counted: Vec<(u32, f64, f64)> = match truth {
+                Some(_) => {
+                    let mut ids = ids.clone();
+                    ids.sort_by_key(|id| ended[id]);
+                    ids.iter().map(|id| retimed[id]).collect()
+                }
                 None => count(&plan, ids),
             };
             let cpu: f64 = counted.iter().map(|u| u.1).sum();
@@ -190,7 +202,9 @@ fn main() {
                 Some(truth) => {
                     let p = project_sample(&plan, &counted, Some(truth_solutions as u128));
                     covered += usize::from(holds(&p.value, truth));
+                    covered_sampling += usize::from(holds(&p.sampling, truth));
                     covered_plain += usize::from(holds(&p.uncorrected, truth));
+                    drifts.push(p.drift_margin);
                     errors.push(p.value.value / truth - 1.0);
                     // The same units with the times they took in the whole
                     // count: the sampling error alone, and how much slower the
@@ -198,15 +212,20 @@ fn main() {
                     let before: Vec<(u32, f64, f64)> =
                         counted.iter().map(|u| whole[&u.0]).collect();
                     let alone = project_sample(&plan, &before, Some(truth_solutions as u128));
-                    covered_alone += usize::from(holds(&alone.value, truth));
+                    covered_alone += usize::from(holds(&alone.sampling, truth));
                     let ratio = cpu / before.iter().map(|u| u.1).sum::<f64>();
                     slower.push(ratio);
                     format!(
-                        "{} | uncorrected {} | whole count's times {} | sample x{ratio:.3} slower | \
-                         solutions x{:.3} ({:+.1} SE)",
+                        "{} | drift {} | sampling alone {} | uncorrected {} | whole count's \
+                         times {} | sample x{ratio:.3} slower | solutions x{:.3} ({:+.1} SE)",
                         show(&p.value, truth),
+                        p.drift.map_or_else(
+                            || "none".to_owned(),
+                            |d| format!("{:.1}% (+-{:.1}%)", 100.0 * d, 100.0 * p.drift_margin)
+                        ),
+                        covers(&p.sampling, truth),
                         show(&p.uncorrected, truth),
-                        show(&alone.value, truth),
+                        show(&alone.sampling, truth),
                         p.control.value / truth_solutions,
                         (p.control.value - truth_solutions)
                             / p.control.error.max(f64::MIN_POSITIVE),
@@ -245,11 +264,14 @@ fn main() {
             100.0 * covered as f64 / tries as f64,
             if truth.is_some() {
                 slower.sort_by(f64::total_cmp);
+                drifts.sort_by(f64::total_cmp);
                 format!(
-                    ", uncorrected {covered_plain} of {tries}; with the units' times in the whole \
-                     count {covered_alone} of {tries}; the sample's units took x{:.3} their time \
-                     there (median)",
-                    median(&slower)
+                    ", the sampling's interval alone {covered_sampling}, uncorrected \
+                     {covered_plain}; with the units' times in the whole count {covered_alone} of \
+                     {tries}; the sample's units took x{:.3} their time there (median); the drift \
+                     added +-{:.1}% (median)",
+                    median(&slower),
+                    100.0 * median(&drifts)
                 )
             } else {
                 String::new()
@@ -324,6 +346,14 @@ fn holds(total: &SampleTotal, truth: f64) -> bool {
     total.low <= truth && truth <= total.high
 }
 
+fn covers(total: &SampleTotal, truth: f64) -> &'static str {
+    if holds(total, truth) {
+        "covers"
+    } else {
+        "MISSES"
+    }
+}
+
 /// `1.234e5 (1.1e5 to 1.3e5, 4.2 df) x1.02 covers`.
 fn show(total: &SampleTotal, truth: f64) -> String {
     format!(
@@ -333,11 +363,7 @@ fn show(total: &SampleTotal, truth: f64) -> String {
         total.high,
         total.degrees,
         total.value / truth,
-        if holds(total, truth) {
-            "covers"
-        } else {
-            "MISSES"
-        }
+        covers(total, truth)
     )
 }
 

@@ -42,6 +42,15 @@ pub use campaign::{Campaign, campaign};
 /// units).
 const STRATA: usize = 10;
 
+/// How many blocks a sample's units are cut into, in the order they
+/// ended, to see how far the machine's speed moved while they were
+/// counted (fewer, of three units or more each, in a smaller sample). A
+/// shared machine's speed moves by several percent from minute to
+/// minute, CPU time or not: 2-core VMs ran the same units x0.82 to x1.33
+/// their time minutes before (results/intel-xeon-2c), where a sample of
+/// 20 units a stratum projects within 2 to 3%.
+pub const DRIFT_BLOCKS: usize = 10;
+
 /// How much of a plan to count.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
@@ -107,6 +116,17 @@ pub struct Estimate {
     pub core_seconds: f64,
     /// The 95% interval of [`core_seconds`](Self::core_seconds).
     pub core_seconds_interval: (f64, f64),
+    /// How far this machine's speed moved while the sample was counted:
+    /// the standard deviation, as a share, of the speed of blocks of its
+    /// units in the order they ended, beyond what their own spread
+    /// explains (see [`DRIFT_BLOCKS`]). `None` for a sample too small to
+    /// tell. The seconds' intervals hold it: the count they project runs
+    /// at another time, at whatever speed the machine has then.
+    pub drift: Option<f64>,
+    /// The half-width, as a share of the seconds, that the drift adds to
+    /// their intervals (Student's t with a degree less than the blocks; in
+    /// quadrature with the sampling's half-width). 0 without a drift.
+    pub drift_margin: f64,
     /// Each stratum's last unit as `(cost, id)` (the strata cut the units
     /// in that order) and its seconds a unit of cost: what [`campaign()`]
     /// projects a shard's units with.
@@ -345,12 +365,14 @@ impl Estimate {
         // sample's units add up to: the control variate.
         let known = crate::known::total(plan.n()).filter(|_| plan.problem().is_none());
         let counted = counted(done);
-        let projected = projection(plan, &all, &counted, threads, known);
+        let strata = cut(plan, &all);
+        let drift = drift(plan, &strata, done);
+        let margin = drift.map_or(0.0, |d| d.margin());
+        let projected = projection(plan, &strata, &counted, threads, known, margin);
         let unit_seconds = done.iter().map(|d| d.elapsed.as_secs_f64()).sum();
         // The correction by the known total moves every stratum's rate
         // alike.
         let corrected = projected.seconds / projected.uncorrected_seconds.max(f64::MIN_POSITIVE);
-        let strata = cut(plan, &all);
         let rates = (strata.iter())
             .zip(ratio::rates(&sampled(plan, &strata, &counted), |u| u.value))
             .filter_map(|(stratum, rate)| {
@@ -377,6 +399,8 @@ impl Estimate {
             solutions_interval: projected.solutions_interval,
             solutions_error: projected.solutions_error,
             known_solutions: projected.known_solutions,
+            drift: drift.map(|d| d.spread),
+            drift_margin: margin,
             core_seconds: projected.seconds * threads,
             core_seconds_interval: (
                 projected.seconds_interval.0 * threads,
@@ -436,7 +460,45 @@ pub struct Projection {
 /// corrected by one. Cheap: a sort of `units`.
 #[must_use]
 pub fn project(plan: &Plan, units: &[u32], done: &[UnitDone], threads: usize) -> Projection {
-    projection(plan, units, &counted(done), threads, None)
+    projection(plan, &cut(plan, units), &counted(done), threads, None, 0.0)
+}
+
+/// How far the machine's speed moved over `done`, the sample's units in
+/// the order they ended: cut into [`DRIFT_BLOCKS`] blocks of as many
+/// units each (of those with a cost), each unit projected at its
+/// stratum's rate over the whole sample.
+fn drift(plan: &Plan, strata: &[Vec<u32>], done: &[UnitDone]) -> Option<ratio::Drift> {
+    let ended: Vec<(u32, f64)> = (done.iter())
+        .map(|d| (d.id, d.elapsed.as_secs_f64()))
+        .collect();
+    drift_of(plan, strata, &ended)
+}
+
+/// [`drift`] of units given as `(id, seconds)`, in the order they ended,
+/// `strata` the plan's units as [`cut`] cuts them.
+fn drift_of(plan: &Plan, strata: &[Vec<u32>], ended: &[(u32, f64)]) -> Option<ratio::Drift> {
+    let counted: HashMap<u32, (f64, f64)> = ended.iter().map(|&(id, t)| (id, (t, 0.0))).collect();
+    let rates = ratio::rates(&sampled(plan, strata, &counted), |u| u.value);
+    let mut stratum_of = HashMap::with_capacity(ended.len());
+    for (h, stratum) in strata.iter().enumerate() {
+        for id in stratum {
+            if counted.contains_key(id) {
+                stratum_of.insert(*id, h);
+            }
+        }
+    }
+    let units: Vec<(f64, f64)> = (ended.iter())
+        .map(|&(id, t)| (rates[stratum_of[&id]] * plan.cost_of(id) as f64, t))
+        .filter(|u| u.0 > 0.0)
+        .collect();
+    let blocks = DRIFT_BLOCKS.min(units.len() / 3);
+    if blocks < 2 {
+        return None;
+    }
+    let cut: Vec<Vec<(f64, f64)>> = (0..blocks)
+        .map(|b| units[b * units.len() / blocks..(b + 1) * units.len() / blocks].to_vec())
+        .collect();
+    ratio::drift(&cut)
 }
 
 /// Each counted unit's seconds and solutions, by id.
@@ -446,16 +508,21 @@ fn counted(done: &[UnitDone]) -> HashMap<u32, (f64, f64)> {
         .collect()
 }
 
-/// [`project`], the seconds corrected by the solutions' total where it is
-/// `known` (every unit of a plan of the whole board).
+/// [`project`] of the units cut into `strata` (as [`cut`] cuts them), the
+/// seconds corrected by the solutions' total where it is `known` (every
+/// unit of a plan of the whole board), their intervals widened by
+/// `drift`, the half-width the machine's drift adds (a share of the
+/// seconds, added to the sampling's in quadrature).
 fn projection(
     plan: &Plan,
-    units: &[u32],
+    strata: &[Vec<u32>],
     counted: &HashMap<u32, (f64, f64)>,
     threads: usize,
     known: Option<u128>,
+    drift: f64,
 ) -> Projection {
-    let strata = sampled(plan, &cut(plan, units), counted);
+    let units = strata.iter().flatten();
+    let strata = sampled(plan, strata, counted);
     let plain = ratio::ratio(&strata, |u| u.value);
     let found = ratio::ratio(&strata, |u| u.control);
     let time = known.map_or(plain, |k| ratio::controlled(&strata, k as f64));
@@ -470,10 +537,8 @@ fn projection(
     }
     let wall = |x: f64| x / threads.max(1) as f64;
     let interval = |t: ratio::Total| {
-        (
-            wall((t.value - t.margin).max(spent)),
-            wall(t.value + t.margin),
-        )
+        let margin = t.margin.hypot(drift * t.value);
+        (wall((t.value - margin).max(spent)), wall(t.value + margin))
     };
     Projection {
         seconds: wall(time.value),
@@ -514,10 +579,18 @@ pub struct SampleTotal {
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SampleProjection {
-    /// The values' total, corrected by the controls' where it is known.
+    /// The values' total, corrected by the controls' where it is known,
+    /// its interval holding the drift as [`estimate`]'s seconds do.
     pub value: SampleTotal,
-    /// The values' total from their ratio to cost alone.
+    /// The same with the sampling's interval alone.
+    pub sampling: SampleTotal,
+    /// The values' total from their ratio to cost alone (with the drift).
     pub uncorrected: SampleTotal,
+    /// The drift of the values over the units in the order given, and the
+    /// half-width it adds, as [`Estimate::drift`] and
+    /// [`Estimate::drift_margin`].
+    pub drift: Option<f64>,
+    pub drift_margin: f64,
     /// The controls' total.
     pub control: SampleTotal,
 }
@@ -525,8 +598,9 @@ pub struct SampleProjection {
 /// The estimator of [`estimate`] on its own, for benches that measure
 /// their units their own way (CPU time, a unit alone on a fresh scratch):
 /// `counted` holds each counted unit's id, value (seconds) and control
-/// (solutions), `known` the controls' total where it is known. The
-/// plan's units are cut into strata as [`estimate_strata`] cuts them.
+/// (solutions), in the order they ended, `known` the controls' total
+/// where it is known. The plan's units are cut into strata as
+/// [`estimate_strata`] cuts them.
 #[doc(hidden)]
 #[must_use]
 pub fn project_sample(
@@ -535,21 +609,32 @@ pub fn project_sample(
     known: Option<u128>,
 ) -> SampleProjection {
     let all: Vec<u32> = (0..plan.len() as u32).collect();
+    let cut = cut(plan, &all);
+    let ended: Vec<(u32, f64)> = counted.iter().map(|&(id, v, _)| (id, v)).collect();
+    let drift = drift_of(plan, &cut, &ended);
+    let drift_margin = drift.map_or(0.0, |d| d.margin());
     let counted: HashMap<u32, (f64, f64)> =
         counted.iter().map(|&(id, v, c)| (id, (v, c))).collect();
-    let strata = sampled(plan, &cut(plan, &all), &counted);
+    let strata = sampled(plan, &cut, &counted);
     let plain = ratio::ratio(&strata, |u| u.value);
-    let total = |t: ratio::Total| SampleTotal {
-        value: t.value,
-        low: t.value - t.margin,
-        high: t.value + t.margin,
-        error: t.error,
-        degrees: t.degrees,
+    let total = |t: ratio::Total, drift: f64| {
+        let margin = t.margin.hypot(drift * t.value);
+        SampleTotal {
+            value: t.value,
+            low: t.value - margin,
+            high: t.value + margin,
+            error: t.error,
+            degrees: t.degrees,
+        }
     };
+    let value = known.map_or(plain, |k| ratio::controlled(&strata, k as f64));
     SampleProjection {
-        value: total(known.map_or(plain, |k| ratio::controlled(&strata, k as f64))),
-        uncorrected: total(plain),
-        control: total(ratio::ratio(&strata, |u| u.control)),
+        value: total(value, drift_margin),
+        sampling: total(value, 0.0),
+        uncorrected: total(plain, drift_margin),
+        control: total(ratio::ratio(&strata, |u| u.control), 0.0),
+        drift: drift.map(|d| d.spread),
+        drift_margin,
     }
 }
 
@@ -773,6 +858,43 @@ mod tests {
         assert!(
             e.solutions > want / 3.0 && e.solutions < want * 3.0,
             "{e:?}"
+        );
+    }
+
+    #[test]
+    fn a_machine_that_slows_midway_widens_the_seconds_interval() {
+        // 20 units a stratum, one of each in turn as rounds draw them,
+        // each taking a second a million of cost, off by up to 20% either
+        // way: steady, then the second half of them 30% slower. (A
+        // slowdown that falls on whole strata is their rate's, and unseen.)
+        let p = plan(14, Engine::Constellations);
+        let drawn = strata(&p, 5);
+        let ids: Vec<u32> = (0..20)
+            .flat_map(|k| drawn.iter().filter_map(move |s| s.get(k)))
+            .copied()
+            .collect();
+        let mut state = 9;
+        let times: Vec<(u32, f64, f64)> = (ids.iter())
+            .map(|&id| {
+                let off = (crate::count::cost::splitmix64(&mut state) % 401) as f64 / 1000.0;
+                (id, p.cost_of(id) as f64 * 1e-6 * (0.8 + off), 0.0)
+            })
+            .collect();
+        let steady = project_sample(&p, &times, None);
+        let slowing: Vec<(u32, f64, f64)> = (times.iter().enumerate())
+            .map(|(i, &(id, t, c))| (id, if i < ids.len() / 2 { t } else { 1.3 * t }, c))
+            .collect();
+        let slowed = project_sample(&p, &slowing, None);
+        let width = |t: &SampleTotal| (t.high - t.low) / t.value;
+        assert!(steady.drift.is_some_and(|d| d < 0.03), "{steady:?}");
+        assert!(slowed.drift.is_some_and(|d| d > 0.08), "{slowed:?}");
+        assert!(
+            width(&slowed.value) > 2.0 * width(&slowed.sampling),
+            "{slowed:?}"
+        );
+        assert!(
+            width(&steady.value) < 1.2 * width(&steady.sampling),
+            "{steady:?}"
         );
     }
 

@@ -194,6 +194,14 @@ struct EstimateRecord {
     /// The degrees of freedom of that interval; null when every unit was
     /// counted.
     degrees_of_freedom: Option<f64>,
+    /// How far the machine's speed moved while the sample was counted: the
+    /// standard deviation, as a share, of the speed of ten blocks of its
+    /// units in the order they ended, beyond their own spread; null for a
+    /// sample too small to tell.
+    drift: Option<f64>,
+    /// The half-width, as a share of the projected seconds, that the
+    /// drift adds to their intervals (in quadrature with the sampling's).
+    drift_margin: f64,
     /// The projection from the sample's times alone, before the
     /// correction by the known total (`known`); the same as
     /// `projected_secs` where there is none.
@@ -365,6 +373,17 @@ impl Human for EstimateRecord {
             human::duration(self.plan_secs),
             human::duration(self.projected_secs - self.plan_secs)
         )?;
+        // A count at another time runs at whatever speed the machine has
+        // then: say how much of the interval is that.
+        if let Some(drift) = self.drift.filter(|&d| d > 0.0) {
+            writeln!(
+                out,
+                "machine drift    its speed moved {:.1}% between blocks of the sample: +-{:.1}% of \
+                 the interval",
+                100.0 * drift,
+                100.0 * self.drift_margin
+            )?;
+        }
         let check = match self.known {
             Some(0) => "A000170: 0".to_owned(),
             Some(known) => format!(
@@ -536,6 +555,8 @@ pub fn run(args: &EstimateArgs) -> anyhow::Result<ExitCode> {
         low_secs: plan_seconds + e.seconds_interval.0,
         high_secs: plan_seconds + e.seconds_interval.1,
         degrees_of_freedom: Some(e.degrees_of_freedom).filter(|d| d.is_finite()),
+        drift: e.drift,
+        drift_margin: e.drift_margin,
         uncorrected_secs: plan_seconds + e.uncorrected_seconds,
         uncorrected_low_secs: plan_seconds + e.uncorrected_seconds_interval.0,
         uncorrected_high_secs: plan_seconds + e.uncorrected_seconds_interval.1,
