@@ -186,6 +186,7 @@ fn main() {
         let (mut covered, mut covered_plain, mut covered_alone) = (0, 0, 0);
         let mut covered_sampling = 0;
         let mut drifts = Vec::new();
+        let mut drifts_alone = Vec::new();
         let mut slower = Vec::new();
         let mut errors = Vec::new();
         for (t, ids) in (0..tries).zip(&samples(per)) {
@@ -213,6 +214,10 @@ fn main() {
                         counted.iter().map(|u| whole[&u.0]).collect();
                     let alone = project_sample(&plan, &before, Some(truth_solutions as u128));
                     covered_alone += usize::from(holds(&alone.sampling, truth));
+                    // The same order with the whole count's times, where
+                    // each piece's units were spread over every slice: a
+                    // drift seen there is the order's, not the machine's.
+                    drifts_alone.push(alone.drift_margin);
                     let ratio = cpu / before.iter().map(|u| u.1).sum::<f64>();
                     slower.push(ratio);
                     format!(
@@ -236,11 +241,12 @@ fn main() {
                     covered += usize::from(holds(&p.control, truth_solutions));
                     errors.push(p.control.value / truth_solutions - 1.0);
                     format!(
-                        "{} | CPU {:.3e} core-hours ({:.3e} to {:.3e})",
+                        "{} | CPU {:.3e} core-hours ({:.3e} to {:.3e}, the drift +-{:.1}%)",
                         show(&p.control, truth_solutions),
                         p.uncorrected.value / 3600.0,
                         p.uncorrected.low / 3600.0,
-                        p.uncorrected.high / 3600.0
+                        p.uncorrected.high / 3600.0,
+                        100.0 * p.drift_margin
                     )
                 }
             };
@@ -265,13 +271,15 @@ fn main() {
             if truth.is_some() {
                 slower.sort_by(f64::total_cmp);
                 drifts.sort_by(f64::total_cmp);
+                drifts_alone.sort_by(f64::total_cmp);
                 format!(
                     ", the sampling's interval alone {covered_sampling}, uncorrected \
                      {covered_plain}; with the units' times in the whole count {covered_alone} of \
                      {tries}; the sample's units took x{:.3} their time there (median); the drift \
-                     added +-{:.1}% (median)",
+                     added +-{:.1}% (median; +-{:.1}% from their times in the whole count)",
                     median(&slower),
-                    100.0 * median(&drifts)
+                    100.0 * median(&drifts),
+                    100.0 * median(&drifts_alone)
                 )
             } else {
                 String::new()

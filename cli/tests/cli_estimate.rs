@@ -189,6 +189,13 @@ fn the_known_total_checks_and_corrects_the_sample() {
     }
     assert!(f("uncorrected_low_secs") <= f("uncorrected_secs"));
     assert!(f("uncorrected_secs") <= f("uncorrected_high_secs"));
+    // The drift, where the sample tells one, is a share, and so is the
+    // half-width it adds; none, none added.
+    match e["drift"].as_f64() {
+        Some(drift) => assert!(drift >= 0.0 && drift.is_finite(), "{e}"),
+        None => assert_eq!(f("drift_margin"), 0.0, "{e}"),
+    }
+    assert!(f("drift_margin") >= 0.0, "{e}");
     // A problem's completions have no known total: nothing corrected.
     let p = estimate(&["10", "--given", "1:1", "--sample", "50%", "--seed", "1"]);
     assert!(
