@@ -49,7 +49,13 @@ const STRATA: usize = 10;
 /// minute, CPU time or not: 2-core VMs ran the same units x0.82 to x1.33
 /// their time minutes before (results/intel-xeon-2c), where a sample of
 /// 20 units a stratum projects within 2 to 3%.
-pub const DRIFT_BLOCKS: usize = 10;
+const DRIFT_BLOCKS: usize = 10;
+
+/// The least a block's units take between them for its speed to say
+/// anything of the machine's: below it, what a thread pays as a count
+/// starts (waking, its scratch's first pages) is most of a block (n = 14's
+/// 168 units, 9 ms in all, read as blocks 58% apart).
+const DRIFT_BLOCK_SECONDS: f64 = 0.1;
 
 /// How much of a plan to count.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -117,15 +123,17 @@ pub struct Estimate {
     /// The 95% interval of [`core_seconds`](Self::core_seconds).
     pub core_seconds_interval: (f64, f64),
     /// How far this machine's speed moved while the sample was counted:
-    /// the standard deviation, as a share, of the speed of blocks of its
-    /// units in the order they ended, beyond what their own spread
-    /// explains (see [`DRIFT_BLOCKS`]). `None` for a sample too small to
-    /// tell. The seconds' intervals hold it: the count they project runs
-    /// at another time, at whatever speed the machine has then.
+    /// the standard deviation, as a share, of the speed of ten blocks of
+    /// its units in the order they ended (fewer in a small sample: three
+    /// units and a tenth of a second a block at least), beyond what their
+    /// own spread explains. `None` for a sample too small to tell. The
+    /// seconds' intervals hold it: the units not counted run at another
+    /// time, at whatever speed the machine has then.
     pub drift: Option<f64>,
-    /// The half-width, as a share of the seconds, that the drift adds to
-    /// their intervals (Student's t with a degree less than the blocks; in
-    /// quadrature with the sampling's half-width). 0 without a drift.
+    /// The half-width, as a share of the seconds of the units not counted,
+    /// that the drift adds to the intervals (Student's t with a degree
+    /// less than the blocks; in quadrature with the sampling's half-width).
+    /// 0 without a drift.
     pub drift_margin: f64,
     /// Each stratum's last unit as `(cost, id)` (the strata cut the units
     /// in that order) and its seconds a unit of cost: what [`campaign()`]
@@ -491,7 +499,8 @@ fn drift_of(plan: &Plan, strata: &[Vec<u32>], ended: &[(u32, f64)]) -> Option<ra
         .map(|&(id, t)| (rates[stratum_of[&id]] * plan.cost_of(id) as f64, t))
         .filter(|u| u.0 > 0.0)
         .collect();
-    let blocks = DRIFT_BLOCKS.min(units.len() / 3);
+    let seconds: f64 = units.iter().map(|u| u.1).sum();
+    let blocks = (DRIFT_BLOCKS.min(units.len() / 3)).min((seconds / DRIFT_BLOCK_SECONDS) as usize);
     if blocks < 2 {
         return None;
     }
@@ -536,8 +545,9 @@ fn projection(
         }
     }
     let wall = |x: f64| x / threads.max(1) as f64;
+    // The drift moves the units still to count, not those counted.
     let interval = |t: ratio::Total| {
-        let margin = t.margin.hypot(drift * t.value);
+        let margin = t.margin.hypot(drift * (t.value - spent).max(0.0));
         (wall((t.value - margin).max(spent)), wall(t.value + margin))
     };
     Projection {
@@ -613,12 +623,14 @@ pub fn project_sample(
     let ended: Vec<(u32, f64)> = counted.iter().map(|&(id, v, _)| (id, v)).collect();
     let drift = drift_of(plan, &cut, &ended);
     let drift_margin = drift.map_or(0.0, |d| d.margin());
+    // As in `estimate`: the drift moves the units not counted.
+    let spent: f64 = counted.iter().map(|u| u.1).sum();
     let counted: HashMap<u32, (f64, f64)> =
         counted.iter().map(|&(id, v, c)| (id, (v, c))).collect();
     let strata = sampled(plan, &cut, &counted);
     let plain = ratio::ratio(&strata, |u| u.value);
     let total = |t: ratio::Total, drift: f64| {
-        let margin = t.margin.hypot(drift * t.value);
+        let margin = t.margin.hypot(drift * (t.value - spent).max(0.0));
         SampleTotal {
             value: t.value,
             low: t.value - margin,
@@ -896,6 +908,13 @@ mod tests {
             width(&steady.value) < 1.2 * width(&steady.sampling),
             "{steady:?}"
         );
+        // The same slowdown in units of microseconds in all: too little
+        // time for a block's speed to be the machine's.
+        let tiny: Vec<(u32, f64, f64)> = (slowing.iter())
+            .map(|&(id, t, c)| (id, t * 1e-6 / slowed.value.value, c))
+            .collect();
+        let tiny = project_sample(&p, &tiny, None);
+        assert_eq!((tiny.drift, tiny.drift_margin), (None, 0.0), "{tiny:?}");
     }
 
     /// The units of a whole count of `plan` on one thread, as its

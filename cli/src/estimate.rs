@@ -199,8 +199,9 @@ struct EstimateRecord {
     /// units in the order they ended, beyond their own spread; null for a
     /// sample too small to tell.
     drift: Option<f64>,
-    /// The half-width, as a share of the projected seconds, that the
-    /// drift adds to their intervals (in quadrature with the sampling's).
+    /// The half-width, as a share of the projected seconds of the units
+    /// not counted, that the drift adds to the intervals (in quadrature
+    /// with the sampling's).
     drift_margin: f64,
     /// The projection from the sample's times alone, before the
     /// correction by the known total (`known`); the same as
