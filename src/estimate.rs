@@ -44,7 +44,8 @@ const STRATA: usize = 10;
 
 /// How many blocks a sample's units are cut into, in the order they
 /// ended, to see how far the machine's speed moved while they were
-/// counted (fewer, of three units or more each, in a smaller sample). A
+/// counted (fewer in a smaller sample: three units and
+/// [`DRIFT_BLOCK_SECONDS`] a block at least). A
 /// shared machine's speed moves by several percent from minute to
 /// minute, CPU time or not: 2-core VMs ran the same units x0.82 to x1.33
 /// their time minutes before (results/intel-xeon-2c), where a sample of
@@ -472,8 +473,8 @@ pub fn project(plan: &Plan, units: &[u32], done: &[UnitDone], threads: usize) ->
 }
 
 /// How far the machine's speed moved over `done`, the sample's units in
-/// the order they ended: cut into [`DRIFT_BLOCKS`] blocks of as many
-/// units each (of those with a cost), each unit projected at its
+/// the order they ended: cut into up to [`DRIFT_BLOCKS`] blocks of as
+/// many units each (of those with a cost), each unit projected at its
 /// stratum's rate over the whole sample.
 fn drift(plan: &Plan, strata: &[Vec<u32>], done: &[UnitDone]) -> Option<ratio::Drift> {
     let ended: Vec<(u32, f64)> = (done.iter())
@@ -521,7 +522,8 @@ fn counted(done: &[UnitDone]) -> HashMap<u32, (f64, f64)> {
 /// seconds corrected by the solutions' total where it is `known` (every
 /// unit of a plan of the whole board), their intervals widened by
 /// `drift`, the half-width the machine's drift adds (a share of the
-/// seconds, added to the sampling's in quadrature).
+/// seconds of the units not counted, added to the sampling's in
+/// quadrature).
 fn projection(
     plan: &Plan,
     strata: &[Vec<u32>],
