@@ -55,8 +55,10 @@ const DRIFT_BLOCKS: usize = 10;
 /// The least a block's units take between them for its speed to say
 /// anything of the machine's: below it, what a thread pays as a count
 /// starts (waking, its scratch's first pages) is most of a block (n = 14's
-/// 168 units, 9 ms in all, read as blocks 58% apart).
-const DRIFT_BLOCK_SECONDS: f64 = 0.1;
+/// 168 units, 9 ms in all, read as blocks 58% apart). A sample whose
+/// units take less than two such blocks (or are fewer than six) has no
+/// [`Estimate::drift`]: its intervals are the sampling's alone.
+pub const DRIFT_BLOCK_SECONDS: f64 = 0.1;
 
 /// How much of a plan to count.
 #[derive(Clone, Copy, Debug, PartialEq)]

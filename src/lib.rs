@@ -111,7 +111,10 @@ pub use count::{
 };
 pub use counter::{Counter, count};
 pub use error::{Error, MAX_THREADS};
-pub use estimate::{Campaign, Estimate, Overrun, Projection, Sample, campaign, estimate, project};
+pub use estimate::{
+    Campaign, DRIFT_BLOCK_SECONDS, Estimate, Overrun, Projection, Sample, campaign, estimate,
+    project,
+};
 pub use format::{BoardWriter, Boards, Checked, Format, MAX_READ_N, ReadError, Renderer};
 pub use kernel::MAX_N;
 pub use ladder::{Algorithm, count_with};

@@ -376,14 +376,35 @@ impl Human for EstimateRecord {
         )?;
         // A count at another time runs at whatever speed the machine has
         // then: say how much of the interval is that.
-        if let Some(drift) = self.drift.filter(|&d| d > 0.0) {
-            writeln!(
+        // Where every unit was counted the time is measured, not projected.
+        let whole = self.degrees_of_freedom.is_none();
+        match self.drift {
+            Some(drift) if whole => writeln!(
+                out,
+                "machine drift    its speed moved {:.1}% between blocks of the sample; every unit \
+                 was counted, so it widens nothing",
+                100.0 * drift
+            )?,
+            Some(drift) if drift > 0.0 => writeln!(
                 out,
                 "machine drift    its speed moved {:.1}% between blocks of the sample: +-{:.1}% of \
                  the interval",
                 100.0 * drift,
                 100.0 * self.drift_margin
-            )?;
+            )?,
+            Some(_) => writeln!(
+                out,
+                "machine drift    none seen between blocks of the sample beyond its units' own \
+                 spread"
+            )?,
+            None if whole => {}
+            None => writeln!(
+                out,
+                "machine drift    not measured: the sample is too short to cut into two blocks of \
+                 {} (three units each); the interval is the sampling's alone, and the count can run \
+                 faster or slower on a busy machine (sample longer, --seconds, to measure it)",
+                human::duration(queens::DRIFT_BLOCK_SECONDS)
+            )?,
         }
         let check = match self.known {
             Some(0) => "A000170: 0".to_owned(),

@@ -166,6 +166,24 @@ fn the_projection_shows_the_plan_apart_from_the_count() {
     );
 }
 
+/// Issue 50: a sample too short to cut into blocks has no drift term,
+/// and its report says so and how to get one (run 8 of
+/// results/intel-xeon-2c/2026-11-29-coverage-drift.txt: such intervals held
+/// in 11 and 13 of 40); one that counted every unit has nothing to widen.
+#[test]
+fn a_sample_too_short_for_the_drift_says_so() {
+    let short = stdout(&queens(&["estimate", "12", "--sample", "10%", "--seed", "1"]).success());
+    let line = (short.lines())
+        .find(|l| l.starts_with("machine drift"))
+        .unwrap_or_else(|| panic!("{short}"));
+    assert!(
+        line.contains("not measured") && line.contains("--seconds"),
+        "{line}"
+    );
+    let whole = stdout(&queens(&["estimate", "12", "--sample", "100%"]).success());
+    assert!(!whole.contains("not measured"), "{whole}");
+}
+
 /// Issue 50: where A000170 has the total, the sample says how far its
 /// projected solutions are from it and corrects the time by it; past
 /// A000170 and for a problem it cannot.
