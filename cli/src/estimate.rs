@@ -400,9 +400,9 @@ impl Human for EstimateRecord {
             None if whole => {}
             None => writeln!(
                 out,
-                "machine drift    not measured: the sample is too short to cut into two blocks of \
-                 {} (three units each); the interval is the sampling's alone, and the count can run \
-                 faster or slower on a busy machine (sample longer, --seconds, to measure it)",
+                "machine drift    not measured: the sample is under two blocks of {} (three units \
+                 each); the interval is the sampling's alone (a longer sample, --seconds, measures \
+                 it)",
                 human::duration(queens::DRIFT_BLOCK_SECONDS)
             )?,
         }
