@@ -21,11 +21,10 @@
 //! A000170, where no whole count is within reach (n = 23..27).
 //!
 //! One line a try (its seed, units, projection, interval, degrees of
-//! freedom, whether it covers), then the share covered, and of the
-//! misses how many fell below the truth (the count took longer than the
-//! interval's top). Without `seed=`
-//! the first seed is drawn afresh and printed. `benches/coverage.sh` runs
-//! the set in results/.
+//! freedom, whether it covers), then the share covered, and how many
+//! intervals fell below the truth (the count took longer than their top).
+//! Without `seed=` the first seed is drawn afresh and printed.
+//! `benches/coverage.sh` runs the set in results/.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -186,8 +185,8 @@ fn main() {
 
     for &per in &pers {
         let (mut covered, mut covered_plain, mut covered_alone) = (0, 0, 0);
-        // Misses above the interval: the count took longer than its top,
-        // the one a person who budgets by it pays for.
+        // Intervals below the truth: the count took longer than their top,
+        // the miss a person who budgets by them pays for.
         let (mut covered_sampling, mut under) = (0, 0);
         let mut drifts = Vec::new();
         let mut drifts_alone = Vec::new();
@@ -280,8 +279,9 @@ fn main() {
                 format!(
                     " ({under} below the truth), the sampling's interval alone \
                      {covered_sampling}, uncorrected {covered_plain}; with the units' times in \
-                     the whole count {covered_alone} of {tries}; the sample's units took x{:.3} their time there (median); the drift \
-                     added +-{:.1}% (median; +-{:.1}% from their times in the whole count)",
+                     the whole count {covered_alone} of {tries}; the sample's units took x{:.3} \
+                     their time there (median); the drift added +-{:.1}% (median; +-{:.1}% from \
+                     their times in the whole count)",
                     median(&slower),
                     100.0 * median(&drifts),
                     100.0 * median(&drifts_alone)

@@ -167,9 +167,9 @@ fn the_projection_shows_the_plan_apart_from_the_count() {
 }
 
 /// Issue 50: a sample too short to cut into blocks has no drift term,
-/// and its report says so and how to get one (run 8 of
-/// results/intel-xeon-2c/2026-11-29-coverage-drift.txt: such intervals held
-/// in 11 and 13 of 40); one that counted every unit has nothing to widen.
+/// and its report says so and how to get one (runs 8 to 10 in
+/// results/intel-xeon-2c: such intervals held 0 to 30 of 40); one that
+/// counted every unit has nothing to widen.
 #[test]
 fn a_sample_too_short_for_the_drift_says_so() {
     let short = stdout(&queens(&["estimate", "12", "--sample", "10%", "--seed", "1"]).success());
